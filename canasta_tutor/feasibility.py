@@ -1,0 +1,146 @@
+"""Look-ahead checks on a hand: can it still reach a minimum, can it go out.
+
+These keep the legal-action list free of dead ends: an action is only offered
+if the player can still finish the turn legally after it.  They work on card
+*kind* counts (see :mod:`canasta_tutor.cards`) and a side's melds given as
+``{kind: (naturals, wilds)}``.  Standard library only.
+
+>>> from canasta_tutor.options import RuleOptions
+>>> c = [0] * 15; c[9] = 4; c[12] = 3           # four kings and three jokers
+>>> can_go_out(c, {}, RuleOptions(), allow_discard=False)
+True
+>>> c[0] = 1                                       # plus a lone four: it must be discarded
+>>> can_go_out(c, {}, RuleOptions(), allow_discard=False), can_go_out(c, {}, RuleOptions(), allow_discard=True)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES
+from .options import RuleOptions
+
+Melds = Mapping[int, tuple[int, int]]
+
+
+def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int) -> bool:
+    """Can every card of ``c`` be melded, leaving the side with a canasta?
+
+    A new meld of only two naturals needs a wild card to reach three cards.
+    """
+    b3 = c[BLACK_THREE]
+    if b3 and (b3 + b3_on_table) not in (3, 4):
+        return False
+    wilds = c[JOKER] + c[DEUCE]
+    cap = 0
+    must = 0  # new melds of two naturals, each needing one wild card
+    need = 99  # fewest wild cards that complete some canasta
+    for k in range(11):
+        n = c[k]
+        meld = melds.get(k)
+        if meld is not None:
+            big_n = meld[0] + n
+            w0 = meld[1]
+        elif n == 0:
+            continue
+        elif n == 1:
+            return False
+        else:
+            big_n, w0 = n, 0
+            if n == 2:
+                must += 1
+        room = opts.wild_cap(big_n) - w0
+        if meld is None and n == 2 and room < 1:
+            return False
+        cap += room
+        if big_n >= 4:
+            short = 7 - big_n - w0
+            if short <= 0:
+                need = 0
+            elif short <= room and short < need:
+                need = short
+    if need == 99:
+        return False
+    return must + need <= wilds <= cap
+
+
+def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard: bool = True,
+               b3_on_table: int = 0) -> bool:
+    """Whether a hand with kind counts ``c`` can be emptied this turn by melding
+    (and at most one discard when ``allow_discard``), ending with a canasta (R-OUT-1).
+    ``b3_on_table`` counts black threes the player has already melded this turn (R-MELD-4).
+    """
+    if _meld_all(c, melds, opts, b3_on_table):
+        return True
+    if not allow_discard:
+        return False
+    cc = list(c)
+    for k in range(15):
+        if cc[k]:
+            cc[k] -= 1
+            ok = _meld_all(cc, melds, opts, b3_on_table)
+            cc[k] += 1
+            if ok:
+                return True
+    return False
+
+
+def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[int, int]:
+    """Most points meldable from ``c`` (black threes excluded) and how many cards that uses.
+
+    Additions and new melds of three or more naturals are always possible; a
+    pair needs one wild card, so the best pairs are taken while wild cards last.
+    """
+    total = 0
+    used = 0
+    cap = 0
+    pairs: list[int] = []
+    for k in range(11):
+        n = c[k]
+        meld = melds.get(k)
+        if meld is not None:
+            total += n * KIND_VALUES[k]
+            used += n
+            cap += opts.wild_cap(meld[0] + n) - meld[1]
+        elif n >= 3:
+            total += n * KIND_VALUES[k]
+            used += n
+            cap += opts.wild_cap(n)
+        elif n == 2 and opts.wild_cap(2) >= 1:
+            pairs.append(k)
+    wilds = c[JOKER] + c[DEUCE]
+    if pairs and wilds:
+        pairs.sort(key=lambda k: KIND_VALUES[k], reverse=True)
+        for k in pairs[:wilds]:
+            total += 2 * KIND_VALUES[k]
+            used += 2
+            cap += opts.wild_cap(2)
+    placed = min(wilds, cap)
+    pj = min(c[JOKER], placed)
+    pd = placed - pj
+    return total + 50 * pj + 20 * pd, used + placed
+
+
+def max_meld_points(c: Sequence[int], melds: Melds, opts: RuleOptions, keep_one: bool = True) -> int:
+    """Most points the hand ``c`` can add to ``melds`` this turn without going out.
+
+    With ``keep_one`` one card stays in hand for the discard (R-OUT-2).
+
+    >>> c = [0] * 15; c[9] = 3; c[12] = 1            # K K K JK
+    >>> max_meld_points(c, {}, RuleOptions(), keep_one=False), max_meld_points(c, {}, RuleOptions())
+    (80, 70)
+    """
+    total, used = _max_points_all(c, melds, opts)
+    if not keep_one or used < sum(c):
+        return total
+    best = -1
+    cc = list(c)
+    for k in range(15):
+        if cc[k]:
+            cc[k] -= 1
+            t, _ = _max_points_all(cc, melds, opts)
+            cc[k] += 1
+            if t > best:
+                best = t
+    return max(best, 0)

@@ -1,0 +1,1079 @@
+"""The state of a game of classic partnership Canasta, and the rules that move it.
+
+A :class:`State` covers a whole game: the deals, the turns, the partner's answer
+to "may I go out?", the scoring of each hand and the end of the game at 5,000.
+It is created by :class:`canasta_tutor.game.Game`.
+
+Two entry points change it:
+
+- :meth:`State.apply` is checked: an illegal action raises
+  :class:`~canasta_tutor.errors.IllegalActionError` naming the rule and the
+  reason, and leaves the state exactly as it was.
+- :meth:`State.apply_unchecked` is the fast path for search: it trusts that the
+  action came from :meth:`State.legal_actions`.
+
+One check, :meth:`State.explain`, answers both "can I?" and "why not?"; the
+legal-action list, :meth:`State.verify` and the widget's buttons all use it.
+
+Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
+
+=====================  =======================================================
+``("draw",)``          draw the top card of the stock
+``("take", k, n, j, d)`` take the pack, melding its top card (kind ``k``) with
+                       ``n`` naturals, ``j`` jokers and ``d`` deuces from hand
+``("meld", k, n, j, d)`` a new meld of kind ``k``: ``n`` naturals, ``j`` jokers,
+                       ``d`` deuces (three cards; more are added one by one)
+``("add", k, w)``      add one card of kind ``w`` to the side's meld of ``k``
+``("discard", k)``     discard a card of kind ``k``
+``("ask",)``           "Partner, may I go out?"
+``("yes",)``/``("no",)`` the partner's answer
+``("pass",)``          decline the pack once the stock is empty
+``("deal",)``          the next dealer deals the next hand
+=====================  =======================================================
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Sequence
+
+from .cards import (
+    BLACK_THREE,
+    CARD_CODE,
+    CARD_KIND,
+    CARD_VALUE,
+    DEUCE,
+    JOKER,
+    KIND_NAMES,
+    KIND_SINGULAR,
+    KIND_TOKENS,
+    KIND_VALUES,
+    NUM_CARDS,
+    NUM_KINDS,
+    RED_THREE,
+    format_card,
+    sort_key,
+)
+from .errors import IllegalActionError
+from .feasibility import can_go_out, max_meld_points
+from .options import RuleOptions
+
+Action = tuple  # ("draw",), ("take", k, n, j, d), ... see the module docstring
+
+SEATS = "NESW"
+SIDE_NAMES = ("NS", "EW")
+DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER = "draw", "meld", "answer", "hand_over", "game_over"
+PHASES = (DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER)
+TARGET = 5000
+HAND_SIZE = 11
+
+_NATURAL_RANGE = range(11)
+_DRAW_ACTION: Action = ("draw",)
+_ASK: Action = ("ask",)
+_YES: Action = ("yes",)
+_NO: Action = ("no",)
+_PASS: Action = ("pass",)
+_DEAL: Action = ("deal",)
+
+
+def minimum_for(total: int) -> int:
+    """The initial-meld minimum for a side's accumulated total (R-MIN-1).
+
+    >>> [minimum_for(t) for t in (-10, 0, 1495, 1500, 2995, 3000)]
+    [15, 50, 50, 90, 90, 120]
+    """
+    if total < 0:
+        return 15
+    if total < 1500:
+        return 50
+    if total < 3000:
+        return 90
+    return 120
+
+
+def seat_index(seat: int | str) -> int:
+    """Seat as 0..3 from ``0..3`` or ``"N"``, ``"E"``, ``"S"``, ``"W"``."""
+    if isinstance(seat, str):
+        i = SEATS.find(seat.upper())
+        if len(seat) != 1 or i < 0:
+            raise ValueError(f"{seat!r} is not a seat: use N, E, S or W")
+        return i
+    if not 0 <= seat < 4:
+        raise ValueError(f"{seat!r} is not a seat: use 0..3")
+    return seat
+
+
+def _count_word(n: int, kind: int) -> str:
+    if n == 0:
+        return f"no {KIND_NAMES[kind]}"
+    if n == 1:
+        return f"one {KIND_SINGULAR[kind]}"
+    return f"{n} {KIND_NAMES[kind]}"
+
+
+class State:
+    """A game in progress.  Create one with :meth:`canasta_tutor.game.Game.new_initial_state`.
+
+    >>> from canasta_tutor import Game
+    >>> state = Game().new_initial_state(seed=1)
+    >>> state.phase, state.current_seat
+    ('draw', 'S')
+    >>> ("draw",) in state.legal_actions()
+    True
+    >>> state.apply(("draw",)); state.phase
+    'meld'
+    """
+
+    __slots__ = (
+        "options", "seed", "deal_no", "dealer", "totals", "minimums", "hands", "hand_size",
+        "melds", "red3", "pile", "freeze_at", "stock", "turn", "phase", "initial", "pending",
+        "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
+        "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
+        "players", "seat_draws", "winner", "stock_emptied", "deal_totals",
+    )
+
+    options: RuleOptions
+    hands: list[list[list[int]]]
+    melds: list[dict[int, list[list[int]]]]
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, options: RuleOptions | None = None, seed: int = 0) -> None:
+        self.options = options or RuleOptions()
+        self.seed = seed
+        self.deal_no = 0
+        self.dealer = 1
+        self.totals = [0, 0]
+        self.deal_totals = [0, 0]
+        self.minimums = [50, 50]
+        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
+        self.hand_size = [0, 0, 0, 0]
+        self.melds = [{}, {}]
+        self.red3 = [[], []]
+        self.pile = []
+        self.freeze_at = -1
+        self.stock = []
+        self.turn = 0
+        self.phase = DRAW
+        self.initial = [False, False]
+        self.pending = 0
+        self.shown = False
+        self.asked = 0
+        self.answer = None
+        self.must_out = False
+        self.melded_turn = False
+        self.took_pack = False
+        self.first_turn_done = [False] * 4
+        self.has_melded = [False] * 4
+        self.b3_melded = 0
+        self.went_out = None
+        self.concealed = False
+        self.hand_results = []
+        self.history = []
+        self.known = [[0] * NUM_KINDS for _ in range(4)]
+        self.players = ("N", "E", "S", "W")
+        self.seat_draws = []
+        self.winner = None
+        self.stock_emptied = False
+
+    def copy(self) -> "State":
+        """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
+        s = State.__new__(State)
+        s.options = self.options
+        s.seed = self.seed
+        s.deal_no = self.deal_no
+        s.dealer = self.dealer
+        s.totals = self.totals[:]
+        s.deal_totals = self.deal_totals[:]
+        s.minimums = self.minimums[:]
+        s.hands = [[k[:] for k in h] for h in self.hands]
+        s.hand_size = self.hand_size[:]
+        s.melds = [{k: [m[0][:], m[1][:]] for k, m in side.items()} for side in self.melds]
+        s.red3 = [self.red3[0][:], self.red3[1][:]]
+        s.pile = self.pile[:]
+        s.freeze_at = self.freeze_at
+        s.stock = self.stock[:]
+        s.turn = self.turn
+        s.phase = self.phase
+        s.initial = self.initial[:]
+        s.pending = self.pending
+        s.shown = self.shown
+        s.asked = self.asked
+        s.answer = self.answer
+        s.must_out = self.must_out
+        s.melded_turn = self.melded_turn
+        s.took_pack = self.took_pack
+        s.first_turn_done = self.first_turn_done[:]
+        s.has_melded = self.has_melded[:]
+        s.b3_melded = self.b3_melded
+        s.went_out = self.went_out
+        s.concealed = self.concealed
+        s.hand_results = list(self.hand_results)
+        s.history = self.history[:]
+        s.known = [k[:] for k in self.known]
+        s.players = self.players
+        s.seat_draws = self.seat_draws
+        s.winner = self.winner
+        s.stock_emptied = self.stock_emptied
+        return s
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "State":
+        return self.copy()
+
+    # ------------------------------------------------------------- the deal
+    def _deal(self) -> None:
+        """Shuffle all 108 cards, cut, deal 11 each and turn the upcard chain (R-DEAL-2..5)."""
+        rng = random.Random(f"canasta/{self.seed}/{self.deal_no}")
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        cut = rng.randrange(1, NUM_CARDS)
+        deck = deck[cut:] + deck[:cut]
+        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
+        self.hand_size = [0, 0, 0, 0]
+        self.known = [[0] * NUM_KINDS for _ in range(4)]
+        for _ in range(HAND_SIZE):
+            for i in range(1, 5):
+                seat = (self.dealer + i) % 4
+                card = deck.pop()
+                self.hands[seat][CARD_KIND[card]].append(card)
+                self.hand_size[seat] += 1
+        self.stock = deck
+        self.melds = [{}, {}]
+        self.red3 = [[], []]
+        self.pile = []
+        self.freeze_at = -1
+        self.deal_totals = self.totals[:]
+        self.minimums = [minimum_for(self.totals[0]), minimum_for(self.totals[1])]
+        self.initial = [False, False]
+        self.first_turn_done = [False] * 4
+        self.has_melded = [False] * 4
+        self.went_out = None
+        self.concealed = False
+        self.stock_emptied = False
+        chain = _CHAIN_KINDS[self.options.upcard_chain]
+        while True:
+            card = self.stock.pop()
+            self.pile.append(card)
+            self._freeze_if_needed(card, upcard=True)
+            if CARD_KIND[card] not in chain or not self.stock:
+                break
+        self.turn = (self.dealer + 1) % 4
+        self._start_turn()
+
+    def _freeze_if_needed(self, card: int, upcard: bool = False) -> None:
+        if self.freeze_at >= 0:
+            return
+        kind = CARD_KIND[card]
+        if (
+            kind == JOKER
+            or kind == DEUCE
+            or (kind == RED_THREE and upcard)
+            or (kind == BLACK_THREE and self.options.black_three == "freezes")
+        ):
+            self.freeze_at = len(self.pile) - 1
+
+    def _start_turn(self) -> None:
+        """Reset the turn flags, lay dealt red threes on a first turn (R-RED-1), and end
+        the hand if the stock is empty and the pack cannot be taken (R-STOCK-3)."""
+        self.phase = DRAW
+        self.pending = 0
+        self.shown = False
+        self.asked = 0
+        self.answer = None
+        self.must_out = False
+        self.melded_turn = False
+        self.took_pack = False
+        self.b3_melded = 0
+        seat = self.turn
+        if not self.first_turn_done[seat]:
+            self.first_turn_done[seat] = True
+            reds = self.hands[seat][RED_THREE]
+            while reds:
+                self.red3[seat & 1].append(reds.pop())
+                self.hand_size[seat] -= 1
+                if not self._draw_card(seat):
+                    return
+        if not self.stock and not self._can_take_or_show():
+            self._end_hand()
+
+    def _draw_card(self, seat: int) -> bool:
+        """Draw one card, laying and replacing red threes (R-RED-2).  False if the hand ended (R-STOCK-1)."""
+        while True:
+            if not self.stock:
+                self._end_hand()
+                return False
+            card = self.stock.pop()
+            if not self.stock:
+                self.stock_emptied = True
+            if CARD_KIND[card] == RED_THREE:
+                self.red3[seat & 1].append(card)
+                if not self.stock:
+                    self._end_hand()
+                    return False
+                continue
+            self.hands[seat][CARD_KIND[card]].append(card)
+            self.hand_size[seat] += 1
+            return True
+
+    def _can_take_or_show(self) -> bool:
+        for a in self._candidates():
+            if a[0] in ("take", "meld") and self._why_not(a) is None:
+                return True
+        return False
+
+    # ---------------------------------------------------------------- views
+    @property
+    def actor(self) -> int | None:
+        """Seat (0..3) that must act now, or None when the game is over."""
+        if self.phase == ANSWER:
+            return (self.turn + 2) % 4
+        if self.phase == HAND_OVER:
+            return (self.dealer + 1) % 4
+        if self.phase == GAME_OVER:
+            return None
+        return self.turn
+
+    @property
+    def current_seat(self) -> str | None:
+        """Letter of the seat that must act now (``"N"``, ``"E"``, ``"S"``, ``"W"``)."""
+        a = self.actor
+        return None if a is None else SEATS[a]
+
+    @property
+    def is_game_over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def hand(self, seat: int | str) -> list[str]:
+        """The cards a seat holds, as codes sorted for display (threes, 4..A, then wild cards)."""
+        cards = [c for k in self.hands[seat_index(seat)] for c in k]
+        return [CARD_CODE[c] for c in sorted(cards, key=sort_key)]
+
+    def hand_counts(self, seat: int | str) -> list[int]:
+        """Count of each card kind in a seat's hand."""
+        return [len(k) for k in self.hands[seat_index(seat)]]
+
+    def meld_summary(self, side: int) -> dict[int, tuple[int, int]]:
+        """``{kind: (naturals, wilds)}`` for a side's melds."""
+        return {k: (len(m[0]), len(m[1])) for k, m in self.melds[side].items()}
+
+    def frozen_for(self, side: int) -> bool:
+        """Whether the pile is frozen against a side (R-FRZ-1, R-FRZ-2, R-FRZ-3)."""
+        return self.freeze_at >= 0 or not self.initial[side]
+
+    def side_has_canasta(self, side: int) -> bool:
+        return any(len(m[0]) + len(m[1]) >= 7 and len(m[0]) >= 4 for m in self.melds[side].values())
+
+    # ------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act, each counted once.
+
+        Actions that differ only in which of two identical cards is used are
+        the same action.  Listing them never changes the state.
+        """
+        if self.phase == MELD and self._simple_meld_phase():
+            return self._candidates()
+        return [a for a in self._candidates() if self._why_not(a) is None]
+
+    def _simple_meld_phase(self) -> bool:
+        """True when every structurally possible action is legal (the common, fast case)."""
+        return (
+            self.initial[self.turn & 1]
+            and not self.must_out
+            and self.answer is None
+            and self.hand_size[self.turn] >= 5
+            and (self.asked or not self._ask_possible())
+        )
+
+    def _ask_possible(self) -> bool:
+        return not self.melded_turn and not self.took_pack
+
+    def _candidates(self) -> list[Action]:
+        """Structurally possible actions: the right phase and the cards in hand."""
+        phase = self.phase
+        if phase == ANSWER:
+            return [_YES, _NO]
+        if phase == HAND_OVER:
+            return [_DEAL]
+        if phase == GAME_OVER:
+            return []
+        seat = self.turn
+        hand = self.hands[seat]
+        side = seat & 1
+        melds = self.melds[side]
+        out: list[Action] = []
+        if phase == DRAW:
+            if not self.shown:
+                if self.stock:
+                    out.append(_DRAW_ACTION)
+                if not self.asked:
+                    out.append(_ASK)
+            out.extend(self._take_candidates(seat))
+            if not self.initial[side] and self.pile:
+                top = CARD_KIND[self.pile[-1]]
+                if top < 11 and len(hand[top]) >= 2:
+                    self._meld_candidates(hand, melds, out, exclude=top)
+            if not self.stock and not self.shown:
+                out.append(_PASS)
+            return out
+        # MELD phase
+        self._meld_candidates(hand, melds, out, exclude=-1)
+        for k in range(NUM_KINDS - 1):
+            if hand[k]:
+                out.append(("discard", k))
+        if not self.asked and not self.melded_turn and not self.took_pack:
+            out.append(_ASK)
+        return out
+
+    def _meld_candidates(self, hand: list[list[int]], melds: dict, out: list, exclude: int) -> None:
+        nj = len(hand[JOKER])
+        nd = len(hand[DEUCE])
+        cap = self.options.wild_cap
+        for k in _NATURAL_RANGE:
+            n = len(hand[k])
+            m = melds.get(k)
+            if m is not None:
+                if n:
+                    out.append(("add", k, k))
+                if len(m[1]) < cap(len(m[0])):
+                    if nj:
+                        out.append(("add", k, JOKER))
+                    if nd:
+                        out.append(("add", k, DEUCE))
+            elif n >= 2 and k != exclude:
+                if n >= 3:
+                    out.append(("meld", k, 3, 0, 0))
+                if cap(2) >= 1:
+                    if nj:
+                        out.append(("meld", k, 2, 1, 0))
+                    if nd:
+                        out.append(("meld", k, 2, 0, 1))
+        if self.phase == MELD:
+            # black threes go down only when going out (R-MELD-4): always checked here, so the
+            # fast path of legal_actions never offers a black-three meld that strands the player
+            b3 = len(hand[BLACK_THREE])
+            cand: Action | None = None
+            if BLACK_THREE in melds:
+                if b3 and len(melds[BLACK_THREE][0]) < 4:
+                    cand = ("add", BLACK_THREE, BLACK_THREE)
+            elif b3 >= 3:
+                cand = ("meld", BLACK_THREE, 3, 0, 0)
+            if cand is not None and self._why_not(cand) is None:
+                out.append(cand)
+
+    def _take_candidates(self, seat: int) -> list[Action]:
+        pile = self.pile
+        if not pile:
+            return []
+        top = CARD_KIND[pile[-1]]
+        if top >= 11:
+            return []
+        hand = self.hands[seat]
+        side = seat & 1
+        n = len(hand[top])
+        if not self.initial[side]:
+            if n < 2:
+                return []
+            nj = min(len(hand[JOKER]), 3)
+            nd = min(len(hand[DEUCE]), 3)
+            cap = self.options.wild_cap
+            res = []
+            for nn in range(2, n + 1):
+                c = cap(nn + 1)
+                for j in range(min(nj, c) + 1):
+                    for d in range(min(nd, c - j) + 1):
+                        res.append(("take", top, nn, j, d))
+            return res
+        if self.freeze_at >= 0:
+            return [("take", top, 2, 0, 0)] if n >= 2 else []
+        if top in self.melds[side]:
+            return [("take", top, 0, 0, 0)]
+        res = []
+        if n >= 2:
+            res.append(("take", top, 2, 0, 0))
+        if n >= 1:
+            if hand[JOKER]:
+                res.append(("take", top, 1, 1, 0))
+            if hand[DEUCE]:
+                res.append(("take", top, 1, 0, 1))
+        return res
+
+    # -------------------------------------------------------------- checks
+    def explain(self, action: Action) -> IllegalActionError | None:
+        """None if ``action`` is legal now, else the error that says which rule forbids it and why."""
+        why = self._why_not(action)
+        if why is None:
+            return None
+        return IllegalActionError(why[0], why[1], action)
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        why = self._why_not(action)
+        if why is not None:
+            raise IllegalActionError(why[0], why[1], action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (the same check as :meth:`verify`)."""
+        return self._why_not(action) is None
+
+    def _why_not(self, a: Any) -> tuple[str, str] | None:  # noqa: C901 - one place for every rule
+        if not isinstance(a, tuple) or not a or not isinstance(a[0], str):
+            return ("R-TURN-2", f"{a!r} is not an action")
+        verb = a[0]
+        shape = _SHAPES.get(verb)
+        if shape is None or len(a) != shape or not all(type(x) is int for x in a[1:]):
+            return ("R-TURN-2", f"{a!r} is not an action")
+        if any(not 0 <= x < NUM_KINDS for x in a[1:2]) or any(not 0 <= x <= 16 for x in a[2:]):
+            return ("R-TURN-2", f"{a!r} is not an action")
+        phase = self.phase
+        if phase == GAME_OVER:
+            return ("R-GAME-1", "The game is over")
+        if phase == HAND_OVER:
+            if verb == "deal":
+                return None
+            return ("R-OUT-4", "The hand is over: the next dealer deals")
+        if verb == "deal":
+            return ("R-DEAL-1", "The hand is still being played")
+        if phase == ANSWER:
+            if verb in ("yes", "no"):
+                return None
+            return ("R-ASK-2", f"Waiting for {SEATS[(self.turn + 2) % 4]} to answer 'may I go out?'")
+        if verb in ("yes", "no"):
+            return ("R-ASK-2", "Nobody has asked 'may I go out?'")
+        seat = self.turn
+        side = seat & 1
+        hand = self.hands[seat]
+        if verb == "draw":
+            if phase != DRAW:
+                return ("R-TURN-2", "You have already drawn or taken the pack this turn")
+            if self.shown:
+                return ("R-PACK-5", "You have shown melds to take the pack, so you must take it")
+            if not self.stock:
+                return ("R-STOCK-2", "The stock is empty: take the pack or decline it")
+            return None
+        if verb == "pass":
+            if phase != DRAW or self.stock:
+                return ("R-STOCK-3", "You may decline the pack only when the stock is empty, instead of drawing")
+            if self.shown:
+                return ("R-PACK-5", "You have shown melds to take the pack, so you must take it")
+            top = CARD_KIND[self.pile[-1]] if self.pile else -1
+            if top in self.melds[side] and self._why_not(("take", top, 0, 0, 0)) is None:
+                return ("R-STOCK-2", f"The stock is empty and the top card matches your meld of "
+                        f"{KIND_NAMES[top]}, so you must take the pack")
+            return None
+        if verb == "ask":
+            return self._why_not_ask(seat)
+        if verb == "take":
+            return self._why_not_take(seat, a)
+        if verb == "discard":
+            return self._why_not_discard(seat, a[1])
+        if verb == "meld" or verb == "add":
+            return self._why_not_meld(seat, a)
+        return ("R-TURN-2", f"{a!r} is not an action")
+
+    def _why_not_ask(self, seat: int) -> tuple[str, str] | None:
+        if self.asked:
+            return ("R-ASK-3", "You have already asked your partner this turn")
+        if self.phase == DRAW:
+            if self.shown:
+                return ("R-ASK-4", "You can't ask after showing melds to take the pack")
+            if not self.stock:
+                return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
+                        "the stock is empty")
+            ok = can_go_out(self.hand_counts(seat), self.meld_summary(seat & 1), self.options,
+                            allow_discard=False)
+        else:
+            if self.took_pack:
+                return ("R-ASK-4", "You can't ask after taking the pack")
+            if self.melded_turn:
+                return ("R-ASK-4", "You can't ask after melding this turn")
+            ok = can_go_out(self.hand_counts(seat), self.meld_summary(seat & 1), self.options)
+        if not ok:
+            return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
+                    "your whole hand with a canasta for your side")
+        return None
+
+    def _frozen_reason(self, side: int) -> str:
+        if self.freeze_at >= 0:
+            card = self.pile[self.freeze_at]
+            return f"it is frozen ({format_card(card, glyphs=True)} inside)"
+        return "your side has not made its initial meld, so it is frozen against you"
+
+    def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
+        _, k, n, j, d = a
+        side = seat & 1
+        hand = self.hands[seat]
+        if self.phase != DRAW:
+            return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
+        if not self.pile:
+            return ("R-PACK-1", "You can't take the pack: the discard pile is empty")
+        top_card = self.pile[-1]
+        top = CARD_KIND[top_card]
+        topname = format_card(top_card, glyphs=True)
+        if top >= 11:
+            return ("R-PACK-3", f"You can't take the pack: {topname} is on top; "
+                    "a natural card must be discarded on it first")
+        if k != top:
+            return ("R-PACK-1", f"The top card is {topname}, not a {KIND_SINGULAR[k]}")
+        have_n, have_j, have_d = len(hand[top]), len(hand[JOKER]), len(hand[DEUCE])
+        holding = f"you hold {_count_word(have_n, top)}"
+        if have_j or have_d:
+            holding += f", {_count_word(have_j, JOKER)} and {_count_word(have_d, DEUCE)}"
+        if n > have_n or j > have_j or d > have_d:
+            return ("R-PACK-2", f"You can't take the pack that way: {holding}")
+        if self.hand_size[seat] == 1 and len(self.pile) == 1:
+            return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
+        melds = self.melds[side]
+        cap = self.options.wild_cap
+        if not self.initial[side] or self.freeze_at >= 0:
+            if n < 2:
+                return ("R-PACK-4", f"You can't take the pack: {self._frozen_reason(side)}, so you need a "
+                        f"natural pair of {KIND_NAMES[top]}; {holding}")
+            if self.initial[side]:
+                if (n, j, d) != (2, 0, 0):
+                    return ("R-PACK-4", "Take a frozen pack with just the natural pair; add more cards after")
+            else:
+                if j + d > cap(n + 1):
+                    return ("R-MELD-2", "That meld would hold too many wild cards")
+                pts = (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
+                total = self.pending + pts
+                need = self.minimums[side]
+                if total < need:
+                    extra = f" with the {self.pending} you have shown" if self.pending else ""
+                    return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs "
+                            f"{need}. Only the top card of the pile counts, so show more melds from your "
+                            "hand first")
+        elif top in melds:
+            if (n, j, d) != (0, 0, 0):
+                return ("R-PACK-2", f"Your side has a meld of {KIND_NAMES[top]}: take the pack by adding "
+                        "the top card to it, then add more cards")
+        else:
+            if (n, j, d) not in ((2, 0, 0), (1, 1, 0), (1, 0, 1)):
+                if (n, j, d) == (0, 0, 0):
+                    return ("R-PACK-2", f"Your side has no meld of {KIND_NAMES[top]}: you need a natural pair "
+                            f"or one {KIND_SINGULAR[top]} and a wild card; {holding}")
+                return ("R-PACK-2", "Take the pack with a natural pair, or one natural and one wild card; "
+                        "add more cards after")
+            if j + d > cap(n + 1):
+                return ("R-MELD-2", "That meld would hold too many wild cards")
+        # look ahead: the hand left after taking must be able to finish the turn
+        rest = self.pile[:-1]
+        reds = sum(1 for c in rest if CARD_KIND[c] == RED_THREE)
+        left = self.hand_size[seat] - n - j - d + len(rest) - reds
+        if left <= 1 or self.must_out:
+            counts = self.hand_counts(seat)
+            counts[top] -= n
+            counts[JOKER] -= j
+            counts[DEUCE] -= d
+            for c in rest:
+                counts[CARD_KIND[c]] += 1
+            counts[RED_THREE] = 0
+            summary = self.meld_summary(side)
+            old = summary.get(top, (0, 0))
+            summary[top] = (old[0] + n + 1, old[1] + j + d)
+            why = self._why_not_after(seat, counts, summary, left, going_out_by_meld=left == 0)
+            if why is not None:
+                return why
+        return None
+
+    def _why_not_after(self, seat: int, counts: list[int], summary: dict, left: int,
+                       going_out_by_meld: bool, b3_on_table: int = 0) -> tuple[str, str] | None:
+        """Can the turn still end legally after a take, meld or addition?"""
+        side = seat & 1
+        if left == 0:
+            if self.answer is False:
+                return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
+            if not any(nn >= 4 and nn + ww >= 7 for nn, ww in summary.values()):
+                return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
+                        "so you can't go out")
+            return None
+        if self.answer is False and left == 1:
+            return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one to hold")
+        if left == 1 or self.must_out:
+            if not can_go_out(counts, summary, self.options, b3_on_table=b3_on_table):
+                if self.must_out:
+                    return ("R-ASK-3", "You must go out this turn, and after this you could not")
+                return ("R-OUT-2", "That would leave you one card, but your side could not go out, "
+                        "and you must keep a card after discarding")
+        return None
+
+    def _why_not_meld(self, seat: int, a: Action) -> tuple[str, str] | None:
+        side = seat & 1
+        hand = self.hands[seat]
+        melds = self.melds[side]
+        verb, k = a[0], a[1]
+        opts = self.options
+        phase = self.phase
+        showing = False
+        if phase == DRAW:
+            top = CARD_KIND[self.pile[-1]] if self.pile else -1
+            if self.initial[side] or top >= 11 or len(hand[top]) < 2:
+                return ("R-TURN-2", "Draw from the stock or take the pack before melding")
+            if k == top:
+                return ("R-PACK-5", f"The top card makes your meld of {KIND_NAMES[top]} when you take the pack")
+            if k == BLACK_THREE:
+                return ("R-MELD-4", "Black threes can be melded only when going out")
+            showing = True
+        counts = self.hand_counts(seat)
+        summary = self.meld_summary(side)
+        b3_on_table = self.b3_melded
+        if verb == "meld":
+            _, k, n, j, d = a
+            if k == RED_THREE:
+                return ("R-RED-1", "Red threes are laid out, never melded")
+            if k == DEUCE or k == JOKER:
+                return ("R-MELD-3", "Wild cards can't be melded on their own")
+            if k in melds:
+                return ("R-MELD-7", f"Your side already has a meld of {KIND_NAMES[k]}: add to it instead")
+            if k == BLACK_THREE:
+                if (n, j, d) != (3, 0, 0):
+                    if j or d:
+                        return ("R-MELD-4", "Black threes are melded without wild cards")
+                    return ("R-MELD-4", "Meld three black threes (add a fourth after)")
+            elif n < 2 or n + j + d != 3:
+                if n < 2:
+                    return ("R-MELD-2", "A meld needs at least two natural cards")
+                return ("R-MELD-6", "Start a meld with three cards, then add cards one at a time")
+            if n > counts[k] or j > counts[JOKER] or d > counts[DEUCE]:
+                have = _count_word(counts[k], k)
+                return ("R-MELD-1", f"You don't hold those cards: you have {have}"
+                        + (f", {_count_word(counts[JOKER], JOKER)} and {_count_word(counts[DEUCE], DEUCE)}"
+                           if j or d else ""))
+            if j + d > opts.wild_cap(n):
+                return ("R-MELD-2", "That meld would hold too many wild cards")
+            counts[k] -= n
+            counts[JOKER] -= j
+            counts[DEUCE] -= d
+            summary[k] = (n, j + d)
+            used = n + j + d
+            points = n * KIND_VALUES[k] + 50 * j + 20 * d
+            if k == BLACK_THREE:
+                b3_on_table = n
+        else:
+            _, k, w = a
+            if k not in melds:
+                if k in self.melds[1 - side]:
+                    return ("R-MELD-8", f"You can't add to the opponents' meld of {KIND_NAMES[k]}")
+                return ("R-MELD-8", f"Your side has no meld of {KIND_NAMES[k]} to add to")
+            if w != k and w != JOKER and w != DEUCE:
+                return ("R-MELD-1", f"A {KIND_SINGULAR[w]} doesn't belong in a meld of {KIND_NAMES[k]}")
+            if counts[w] == 0:
+                return ("R-MELD-8", f"You hold no {KIND_SINGULAR[w]}")
+            nat, wild = summary[k]
+            if k == BLACK_THREE:
+                if w != BLACK_THREE:
+                    return ("R-MELD-4", "Black threes are melded without wild cards")
+                if nat >= 4:
+                    return ("R-MELD-4", "A meld of black threes has at most four cards")
+                b3_on_table = nat + 1
+            elif w != k and wild + 1 > opts.wild_cap(nat):
+                return ("R-MELD-2", f"Your meld of {KIND_NAMES[k]} already holds as many wild cards as it may")
+            counts[w] -= 1
+            summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
+            used = 1
+            points = KIND_VALUES[w]
+        left = self.hand_size[seat] - used
+        if showing:
+            pending = self.pending + points
+            top_card = self.pile[-1]
+            top = CARD_KIND[top_card]
+            need = self.minimums[side]
+            cc = counts[:]
+            cc[top] += 1
+            cc[BLACK_THREE] = 0
+            best = max_meld_points(cc, summary, opts, keep_one=len(self.pile) == 1)
+            if pending + best < need:
+                return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
+                        f"{pending + best}; your side needs {need}")
+            if left < 2:
+                return ("R-PACK-5", "Keep the natural pair to take the pack")
+            return None
+        if k == BLACK_THREE:
+            # must go out this very turn
+            if self.answer is False:
+                return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
+            if not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+                return ("R-MELD-4", "Black threes can be melded only when you go out this turn, "
+                        "and you could not go out after this")
+        if not self.initial[side]:
+            pending = self.pending + points
+            need = self.minimums[side]
+            if pending < need:
+                if left == 0:
+                    # concealed going out from the stock is free of the minimum (R-CONC-2)
+                    if not any(nn >= 4 and nn + ww >= 7 for nn, ww in summary.values()):
+                        return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
+                                "so you can't go out")
+                    if self.answer is False:
+                        return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
+                    return None
+                cc = counts[:]
+                best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts)
+                if pending + best < need and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+                    return ("R-MIN-1", f"Your melds this turn would count at most {pending + best}; "
+                            f"your side's initial meld needs {need}")
+                if self.answer is False and left <= 1:
+                    return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one "
+                            "to hold")
+                if self.must_out and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+                    return ("R-ASK-3", "You must go out this turn, and after this you could not")
+                return None
+        return self._why_not_after(seat, counts, summary, left, going_out_by_meld=True, b3_on_table=b3_on_table)
+
+    def _why_not_discard(self, seat: int, k: int) -> tuple[str, str] | None:
+        if self.phase != MELD:
+            return ("R-TURN-2", "Draw from the stock or take the pack before discarding")
+        hand = self.hands[seat]
+        if not hand[k]:
+            return ("R-TURN-2", f"You hold no {KIND_SINGULAR[k]} to discard")
+        side = seat & 1
+        if self.hand_size[seat] == 1:
+            if self.answer is False:
+                return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
+            if not self.side_has_canasta(side):
+                return ("R-OUT-2", "You can't discard your last card: your side has no canasta, so you "
+                        "must keep a card")
+            return None
+        if self.must_out:
+            if self.b3_melded:
+                return ("R-MELD-4", "You melded black threes, so you must go out this turn")
+            return ("R-ASK-3", "Your partner said yes, so you must go out this turn")
+        if self.pending and not self.initial[side]:
+            return ("R-MIN-1", f"Your melds this turn count {self.pending}; your side's initial meld needs "
+                    f"{self.minimums[side]}")
+        return None
+
+    # --------------------------------------------------------------- apply
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises and leaves the state unchanged."""
+        why = self._why_not(action)
+        if why is not None:
+            raise IllegalActionError(why[0], why[1], action)
+        self.apply_unchecked(action)
+
+    def child(self, action: Action) -> "State":
+        """A new state after a (checked) action; this one is unchanged."""
+        s = self.copy()
+        s.apply(action)
+        return s
+
+    def apply_unchecked(self, a: Action) -> None:
+        """Apply an action from :meth:`legal_actions` without checking it (the search fast path)."""
+        self.history.append(a)
+        verb = a[0]
+        seat = self.turn
+        if verb == "discard":
+            k = a[1]
+            card = self.hands[seat][k].pop()
+            self.hand_size[seat] -= 1
+            kn = self.known[seat]
+            if kn[k]:
+                kn[k] -= 1
+            self.pile.append(card)
+            self._freeze_if_needed(card)
+            if self.melded_turn:
+                self.has_melded[seat] = True
+            if self.hand_size[seat] == 0:
+                self._go_out(seat)
+                return
+            self.turn = (seat + 1) % 4
+            self._start_turn()
+        elif verb == "add":
+            _, k, w = a
+            card = self.hands[seat][w].pop()
+            self.hand_size[seat] -= 1
+            kn = self.known[seat]
+            if kn[w]:
+                kn[w] -= 1
+            m = self.melds[seat & 1][k]
+            if w == k:
+                m[0].append(card)
+            else:
+                m[1].append(card)
+            self._after_meld(seat, CARD_VALUE[card], k)
+        elif verb == "meld":
+            _, k, n, j, d = a
+            hand = self.hands[seat]
+            nat = [hand[k].pop() for _ in range(n)]
+            wild = [hand[JOKER].pop() for _ in range(j)] + [hand[DEUCE].pop() for _ in range(d)]
+            self.hand_size[seat] -= n + j + d
+            kn = self.known[seat]
+            kn[k] = max(0, kn[k] - n)
+            if j:
+                kn[JOKER] = max(0, kn[JOKER] - j)
+            if d:
+                kn[DEUCE] = max(0, kn[DEUCE] - d)
+            self.melds[seat & 1][k] = [nat, wild]
+            if k == BLACK_THREE:
+                self.must_out = True
+            self._after_meld(seat, n * KIND_VALUES[k] + 50 * j + 20 * d, k)
+        elif verb == "draw":
+            if self._draw_card(seat):
+                self.phase = MELD
+        elif verb == "take":
+            self._take(seat, a)
+        elif verb == "ask":
+            self.asked = 1 if self.phase == DRAW else 2
+            self.phase = ANSWER
+        elif verb == "yes" or verb == "no":
+            self.answer = verb == "yes"
+            self.must_out = self.must_out or self.answer
+            self.phase = DRAW if self.asked == 1 else MELD
+        elif verb == "pass":
+            self._end_hand()
+        elif verb == "deal":
+            self.dealer = (self.dealer + 1) % 4
+            self.deal_no += 1
+            self._deal()
+        else:  # pragma: no cover - guarded by verify
+            raise IllegalActionError("R-TURN-2", f"{a!r} is not an action", a)
+
+    def _after_meld(self, seat: int, points: int, kind: int) -> None:
+        side = seat & 1
+        self.melded_turn = True
+        if kind == BLACK_THREE:
+            self.b3_melded = len(self.melds[side][BLACK_THREE][0])
+        if self.phase == DRAW:
+            self.shown = True
+            self.pending += points
+        elif not self.initial[side]:
+            self.pending += points
+            if self.pending >= self.minimums[side]:
+                self.initial[side] = True
+        if self.hand_size[seat] == 0:
+            self._go_out(seat)
+
+    def _take(self, seat: int, a: Action) -> None:
+        _, k, n, j, d = a
+        side = seat & 1
+        hand = self.hands[seat]
+        top = self.pile.pop()
+        nat = [top] + [hand[k].pop() for _ in range(n)]
+        wild = [hand[JOKER].pop() for _ in range(j)] + [hand[DEUCE].pop() for _ in range(d)]
+        self.hand_size[seat] -= n + j + d
+        kn = self.known[seat]
+        kn[k] = max(0, kn[k] - n)
+        m = self.melds[side].get(k)
+        if m is None:
+            self.melds[side][k] = [nat, wild]
+        else:
+            m[0].extend(nat)
+            m[1].extend(wild)
+        for card in self.pile:
+            kind = CARD_KIND[card]
+            if kind == RED_THREE:
+                self.red3[side].append(card)
+            else:
+                hand[kind].append(card)
+                kn[kind] += 1
+                self.hand_size[seat] += 1
+        self.pile = []
+        self.freeze_at = -1
+        self.initial[side] = True
+        self.pending = 0
+        self.shown = False
+        self.took_pack = True
+        self.melded_turn = True
+        self.phase = MELD
+        if self.hand_size[seat] == 0:
+            self._go_out(seat)
+
+    # ------------------------------------------------------- end of a hand
+    def _go_out(self, seat: int) -> None:
+        # concealed: the whole hand went down this turn, with no meld or addition on an earlier turn
+        self.went_out = seat
+        self.concealed = not self.has_melded[seat]
+        self._end_hand()
+
+    def _end_hand(self) -> None:
+        result = self.score_hand()
+        self.hand_results.append(result)
+        for side in (0, 1):
+            self.totals[side] += result["sides"][side]["total"]
+        self.phase = HAND_OVER
+        a, b = self.totals
+        if (a >= TARGET or b >= TARGET) and a != b:
+            self.phase = GAME_OVER
+            self.winner = 0 if a > b else 1
+
+    def score_hand(self) -> dict:
+        """The score of the hand as it stands (R-SCORE-1..3): a breakdown for each side."""
+        sides = []
+        for side in (0, 1):
+            melds = self.melds[side]
+            natural = mixed = 0
+            melded_points = 0
+            for m in melds.values():
+                melded_points += sum(CARD_VALUE[c] for c in m[0]) + sum(CARD_VALUE[c] for c in m[1])
+                if len(m[0]) >= 4 and len(m[0]) + len(m[1]) >= 7:
+                    if m[1]:
+                        mixed += 1
+                    else:
+                        natural += 1
+            reds = len(self.red3[side])
+            red_value = 800 if reds == 4 else 100 * reds
+            if not melds:
+                red_value = -red_value
+            out = 100 if self.went_out is not None and (self.went_out & 1) == side else 0
+            concealed = 100 if out and self.concealed else 0
+            in_hand = 0
+            for seat in (side, side + 2):
+                for kind_cards in self.hands[seat]:
+                    for c in kind_cards:
+                        in_hand += CARD_VALUE[c]
+            bonus = 500 * natural + 300 * mixed + red_value + out + concealed
+            sides.append({
+                "natural_canastas": natural,
+                "mixed_canastas": mixed,
+                "red_threes": red_value,
+                "going_out": out,
+                "concealed": concealed,
+                "melded": melded_points,
+                "in_hand": -in_hand,
+                "total": bonus + melded_points - in_hand,
+            })
+        return {"deal": self.deal_no, "went_out": None if self.went_out is None else SEATS[self.went_out],
+                "concealed": self.concealed, "sides": sides}
+
+    # -------------------------------------------------------------- output
+    def __str__(self) -> str:
+        from .position import format_position
+
+        return format_position(self)
+
+    def __repr__(self) -> str:
+        from .position import format_position
+
+        return f"canasta_tutor.parse_position({format_position(self)!r})"
+
+    def _repr_html_(self) -> str:
+        from .display import state_html
+
+        return state_html(self)
+
+    def cards_everywhere(self) -> list[int]:
+        """Every physical card id in the state (for invariant checks)."""
+        out: list[int] = []
+        for h in self.hands:
+            for k in h:
+                out.extend(k)
+        for side in self.melds:
+            for m in side.values():
+                out.extend(m[0])
+                out.extend(m[1])
+        for r in self.red3:
+            out.extend(r)
+        out.extend(self.pile)
+        out.extend(self.stock)
+        return out
+
+
+_SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
+           "meld": 5, "take": 5}
+_CHAIN_KINDS = {
+    "wild_or_three": frozenset((DEUCE, JOKER, BLACK_THREE, RED_THREE)),
+    "wild_or_red_three": frozenset((DEUCE, JOKER, RED_THREE)),
+    "wild_only": frozenset((DEUCE, JOKER)),
+}
+
+__all__ = ["State", "Action", "SEATS", "PHASES", "minimum_for", "seat_index", "KIND_TOKENS"]
