@@ -1,0 +1,82 @@
+# canasta-tutor: `make lab` to play and teach, `make test` to check everything.
+# Both targets install what they need themselves (venv, Python packages and,
+# for the browser test, Debian's chromium).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/install.stamp
+CHROMIUM := /usr/bin/chromium
+
+# Never write .pytest_cache into the work tree (clean clones stay clean).
+PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+PORT ?= 8888
+IP   ?= localhost
+
+# sudo only when we are not already root (CI runs as root).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# JupyterLab refuses to start as root without --allow-root.
+ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+
+.PHONY: help install venv chromium test test-unit test-notebooks test-browser lab clean
+
+help:
+	@echo "make lab    - install everything, then start JupyterLab on notebooks/ (PORT=$(PORT))"
+	@echo "make test   - install everything (incl. Debian chromium), then run unit, notebook and browser tests"
+	@echo "make clean  - remove the venv, build output and test artefacts"
+
+venv install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e '.[test]'
+	@touch $@
+
+# Debian's chromium for the browser tests. Never `playwright install`:
+# it downloads its own browser, which does not work without internet.
+chromium:
+	@if [ -x $(CHROMIUM) ]; then \
+	  echo "chromium: $(CHROMIUM) present"; \
+	else \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+# Runs the three steps in order; every step runs even if an earlier one
+# failed, and the target fails if any of them did.
+test: install chromium
+	@failed=""; \
+	for step in test-unit test-notebooks test-browser; do \
+	  echo "==> make $$step"; \
+	  start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$step || failed="$$failed $$step"; \
+	  echo "==> $$step took $$(( $$(date +%s) - start ))s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; \
+	echo "all test steps passed"
+
+# Unit and property tests plus the doctests inside the package.
+test-unit: $(STAMP)
+	$(PYTEST) -q -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
+
+# Re-run every notebook and compare with its stored outputs.
+test-notebooks: $(STAMP)
+	$(PYTEST) -q --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
+
+# JupyterLab in Debian's chromium via Playwright.
+test-browser: $(STAMP) chromium
+	$(PYTEST) -q -m browser tests/browser
+
+lab: install
+	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=$(IP) --port=$(PORT) $(ALLOW_ROOT) \
+	  --LabApp.default_url=/lab/tree/welcome.ipynb
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis tests/browser/artifacts
+	find . -path ./.git -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -print0 \
+	  | xargs -0 rm -rf
