@@ -10,10 +10,11 @@ from .cards import format_card, parse_card
 from .errors import IllegalActionError, ImpossiblePositionError, NotationError
 from .game import Game
 from .options import RuleOptions
+from .position import format_position, parse_position
 from .state import State
 
 __all__ = [
     "Game", "State", "RuleOptions", "IllegalActionError", "NotationError", "ImpossiblePositionError",
-    "format_card", "parse_card",
+    "format_card", "parse_card", "format_position", "parse_position",
 ]
 __version__ = "0.1.0"

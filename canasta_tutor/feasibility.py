@@ -71,6 +71,22 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     (and at most one discard when ``allow_discard``), ending with a canasta (R-OUT-1).
     ``b3_on_table`` counts black threes the player has already melded this turn (R-MELD-4).
     """
+    # A lone natural with no meld to join can only leave as the discard: find them first.
+    lone = -1
+    for k in range(11):
+        if c[k] == 1 and k not in melds:
+            if lone >= 0 or not allow_discard:
+                return False
+            lone = k
+    b3 = c[BLACK_THREE]
+    if b3 and (b3 + b3_on_table) not in (3, 4):
+        if lone >= 0 or not allow_discard or (b3 - 1 + b3_on_table) not in (0, 3, 4) or b3 - 1 < 0:
+            return False
+        lone = BLACK_THREE
+    if lone >= 0:
+        cc = list(c)
+        cc[lone] -= 1
+        return _meld_all(cc, melds, opts, b3_on_table)
     if _meld_all(c, melds, opts, b3_on_table):
         return True
     if not allow_discard:

@@ -91,6 +91,11 @@ def minimum_for(total: int) -> int:
     return 120
 
 
+def _round100(x: int) -> int:
+    sign = -1 if x < 0 else 1
+    return sign * ((abs(x) + 50) // 100) * 100
+
+
 def seat_index(seat: int | str) -> int:
     """Seat as 0..3 from ``0..3`` or ``"N"``, ``"E"``, ``"S"``, ``"W"``."""
     if isinstance(seat, str):
@@ -318,7 +323,7 @@ class State:
 
     def _can_take_or_show(self) -> bool:
         for a in self._candidates():
-            if a[0] in ("take", "meld") and self._why_not(a) is None:
+            if a[0] in ("take", "meld") and self._check(a) is None:
                 return True
         return False
 
@@ -361,6 +366,35 @@ class State:
         """Whether the pile is frozen against a side (R-FRZ-1, R-FRZ-2, R-FRZ-3)."""
         return self.freeze_at >= 0 or not self.initial[side]
 
+    @property
+    def final_totals(self) -> tuple[int, int]:
+        """The totals as entered on the score sheet at the end of the game: rounded to the
+        nearest 100 (50 rounds away from zero) when the ``round_totals`` option is on (R-GAME-3).
+        The winner is decided on the unrounded totals."""
+        a, b = self.totals
+        if self.phase == GAME_OVER and self.options.round_totals:
+            return (_round100(a), _round100(b))
+        return (a, b)
+
+    def canasta_top(self, side: int, kind: int) -> str | None:
+        """The card shown on top of a finished canasta: a red card for a natural canasta, a black
+        card for a mixed one (R-CAN-4).  None if the meld is not a canasta."""
+        m = self.melds[side].get(kind)
+        if m is None or len(m[0]) < 4 or len(m[0]) + len(m[1]) < 7:
+            return None
+        want_red = not m[1]
+        for c in sorted(m[0] + m[1]):
+            code = CARD_CODE[c]
+            if code != "JK" and (code[1] in "HD") == want_red:
+                return code
+        return CARD_CODE[m[1][0]] if m[1] else CARD_CODE[m[0][0]]
+
+    def one_short(self, side: int, kind: int) -> bool:
+        """Whether a meld is one card short of a canasta: six cards, so its sixth card may be
+        turned crosswise (R-INFO-4)."""
+        m = self.melds[side].get(kind)
+        return m is not None and kind != BLACK_THREE and len(m[0]) + len(m[1]) == 6 and len(m[0]) >= 3
+
     def side_has_canasta(self, side: int) -> bool:
         return any(len(m[0]) + len(m[1]) >= 7 and len(m[0]) >= 4 for m in self.melds[side].values())
 
@@ -369,24 +403,36 @@ class State:
         """Every legal action for the seat to act, each counted once.
 
         Actions that differ only in which of two identical cards is used are
-        the same action.  Listing them never changes the state.
+        the same action.  Listing them never changes the state.  The list is
+        exactly the actions for which :meth:`explain` finds nothing wrong.
         """
-        if self.phase == MELD and self._simple_meld_phase():
-            return self._candidates()
-        return [a for a in self._candidates() if self._why_not(a) is None]
-
-    def _simple_meld_phase(self) -> bool:
-        """True when every structurally possible action is legal (the common, fast case)."""
-        return (
-            self.initial[self.turn & 1]
-            and not self.must_out
-            and self.answer is None
-            and self.hand_size[self.turn] >= 5
-            and (self.asked or not self._ask_possible())
-        )
-
-    def _ask_possible(self) -> bool:
-        return not self.melded_turn and not self.took_pack
+        phase = self.phase
+        if phase != MELD:
+            return [a for a in self._candidates() if self._check(a) is None]
+        seat = self.turn
+        side = seat & 1
+        hand = self.hands[seat]
+        size = self.hand_size[seat]
+        out: list[Action] = []
+        if self.initial[side] and not self.must_out and self.answer is None and size >= 5:
+            # nothing can strand the player: every meld and addition the cards allow is legal
+            self._meld_candidates(hand, self.melds[side], out, -1)
+        else:
+            cands: list[Action] = []
+            self._meld_candidates(hand, self.melds[side], cands, -1)
+            check = self._check
+            out = [a for a in cands if check(a) is None]
+        if size == 1:
+            for k in range(NUM_KINDS - 1):
+                if hand[k] and self._check(_DISCARDS[k]) is None:
+                    out.append(_DISCARDS[k])
+        elif not self.must_out and not (self.pending and not self.initial[side]):
+            for k in range(NUM_KINDS - 1):
+                if hand[k]:
+                    out.append(_DISCARDS[k])
+        if not self.asked and not self.melded_turn and not self.took_pack and self._check(_ASK) is None:
+            out.append(_ASK)
+        return out
 
     def _candidates(self) -> list[Action]:
         """Structurally possible actions: the right phase and the cards in hand."""
@@ -420,7 +466,7 @@ class State:
         self._meld_candidates(hand, melds, out, exclude=-1)
         for k in range(NUM_KINDS - 1):
             if hand[k]:
-                out.append(("discard", k))
+                out.append(_DISCARDS[k])
         if not self.asked and not self.melded_turn and not self.took_pack:
             out.append(_ASK)
         return out
@@ -458,7 +504,7 @@ class State:
                     cand = ("add", BLACK_THREE, BLACK_THREE)
             elif b3 >= 3:
                 cand = ("meld", BLACK_THREE, 3, 0, 0)
-            if cand is not None and self._why_not(cand) is None:
+            if cand is not None and self._check(cand) is None:
                 out.append(cand)
 
     def _take_candidates(self, seat: int) -> list[Action]:
@@ -525,6 +571,11 @@ class State:
             return ("R-TURN-2", f"{a!r} is not an action")
         if any(not 0 <= x < NUM_KINDS for x in a[1:2]) or any(not 0 <= x <= 16 for x in a[2:]):
             return ("R-TURN-2", f"{a!r} is not an action")
+        return self._check(a)
+
+    def _check(self, a: Action) -> tuple[str, str] | None:
+        """The rules check of a well-formed action: None, or (rule, reason)."""
+        verb = a[0]
         phase = self.phase
         if phase == GAME_OVER:
             return ("R-GAME-1", "The game is over")
@@ -557,7 +608,7 @@ class State:
             if self.shown:
                 return ("R-PACK-5", "You have shown melds to take the pack, so you must take it")
             top = CARD_KIND[self.pile[-1]] if self.pile else -1
-            if top in self.melds[side] and self._why_not(("take", top, 0, 0, 0)) is None:
+            if top in self.melds[side] and self._check(("take", top, 0, 0, 0)) is None:
                 return ("R-STOCK-2", f"The stock is empty and the top card matches your meld of "
                         f"{KIND_NAMES[top]}, so you must take the pack")
             return None
@@ -986,6 +1037,12 @@ class State:
         self._end_hand()
 
     def _end_hand(self) -> None:
+        # a dealt red three of a player whose first turn never came is laid out now (R-RED-1)
+        for seat in range(4):
+            reds = self.hands[seat][RED_THREE]
+            while reds:
+                self.red3[seat & 1].append(reds.pop())
+                self.hand_size[seat] -= 1
         result = self.score_hand()
         self.hand_results.append(result)
         for side in (0, 1):
@@ -1068,6 +1125,7 @@ class State:
         return out
 
 
+_DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {
