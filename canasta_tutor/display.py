@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-__all__ = ["card_label", "card_html", "hand_html", "sort_key", "HAND_CSS"]
+__all__ = ["card_label", "card_html", "hand_html", "sort_key", "HAND_CSS", "state_html", "asset_path", "back_html"]
 
 JOKER = "JK"
 
@@ -205,3 +208,216 @@ def hand_html(
         f'<div class="ct-hand-wrap"><style>{HAND_CSS}</style>{heading}'
         f'<div class="ct-hand" role="group" aria-label="{label}">{cards}</div></div>'
     )
+
+
+# --------------------------------------------------------------------------
+# the whole table, as static HTML
+
+
+def asset_path(name: str) -> Path:
+    """Path of a front-end file: the installed package's ``widgets/`` first, then the repo's.
+
+    >>> asset_path("table.css").name
+    'table.css'
+    """
+    here = Path(__file__).resolve().parent
+    for folder in (here / "widgets", here.parent / "widgets"):
+        if (folder / name).is_file():
+            return folder / name
+    raise FileNotFoundError(f"front-end file {name!r} not found in {here / 'widgets'} or {here.parent / 'widgets'}")
+
+
+@lru_cache(maxsize=1)
+def _table_css() -> str:
+    try:
+        return asset_path("table.css").read_text(encoding="utf-8")
+    except OSError:  # pragma: no cover - a broken install still renders, unstyled
+        return ""
+
+
+def back_html() -> str:
+    """A face-down card.
+
+    >>> 'ct-back' in back_html()
+    True
+    """
+    return '<span class="ct-card ct-back" aria-hidden="true"></span>'
+
+
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_SEATS = "NESW"
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _meld_html(meld: dict, four_colour: bool) -> str:
+    classes = ["ct-meld"]
+    badge = ""
+    if meld["canasta"]:
+        classes.append(f"ct-canasta ct-canasta-{meld['canasta']}")
+        badge = f'<span class="ct-badge ct-badge-{meld["canasta"]}">{meld["canasta"]} canasta</span>'
+        cards = f'<span class="ct-stack">{card_html(meld["top"], four_colour)}</span>'
+    else:
+        cards = "".join(card_html(c, four_colour) for c in meld["cards"])
+        if meld["short"]:
+            classes.append("ct-short")
+            badge = '<span class="ct-badge ct-badge-short">one to go</span>'
+    count = len(meld["cards"])
+    label = f"meld of {meld['name']}: {count} cards, {meld['n']} natural, {meld['w']} wild"
+    if meld["canasta"]:
+        label += f", {meld['canasta']} canasta"
+    elif meld["short"]:
+        label += ", one card short of a canasta"
+    return (f'<div class="{" ".join(classes)}" data-kind="{_e(meld["kind"])}" aria-label="{_e(label)}">'
+            f'<div class="ct-meld-cards">{cards}</div>'
+            f'<div class="ct-meld-info"><span class="ct-count">{count}</span>{badge}</div></div>')
+
+
+def table_facts(state: Any, seat: str | None = None) -> dict:
+    """The public facts of a position for drawing a table, seen from ``seat`` (None: every hand).
+
+    Hidden hands are counts only unless ``seat`` is None (the teacher's view).
+    """
+    from .cards import BLACK_THREE, CARD_CODE, CARD_KIND, KIND_NAMES, KIND_TOKENS, KIND_VALUES
+
+    me = _SEATS.index(seat) if seat else 2
+    side = me & 1
+    order = {"bottom": me, "left": (me + 1) % 4, "top": (me + 2) % 4, "right": (me + 3) % 4}
+    actor = state.actor
+    players = {}
+    for pos, s in order.items():
+        cards = state.hand(s) if (seat is None or s == me) else None
+        players[pos] = {"seat": _SEATS[s], "name": _SEAT_NAMES[_SEATS[s]], "count": state.hand_size[s],
+                        "cards": cards, "active": actor == s, "dealer": state.dealer == s}
+    melds = []
+    for sd in (side, 1 - side):
+        out = []
+        for k in sorted(state.melds[sd], key=lambda k: (k == BLACK_THREE, -KIND_VALUES[k], k)):
+            m = state.melds[sd][k]
+            top = state.canasta_top(sd, k)
+            out.append({"kind": "3" if k == BLACK_THREE else KIND_TOKENS[k], "name": KIND_NAMES[k],
+                        "cards": [CARD_CODE[c] for c in m[0] + m[1]], "n": len(m[0]), "w": len(m[1]),
+                        "canasta": ("mixed" if m[1] else "natural") if top else None, "top": top,
+                        "short": state.one_short(sd, k)})
+        melds.append(out)
+    pile = [CARD_CODE[c] for c in state.pile]
+    fa = state.freeze_at
+    return {
+        "players": players, "melds": melds,
+        "red3": [[CARD_CODE[c] for c in state.red3[side]], [CARD_CODE[c] for c in state.red3[1 - side]]],
+        "pile": {"top": pile[-1] if pile else None, "size": len(pile),
+                 "freezer": pile[fa] if 0 <= fa < len(pile) - 1 else None,
+                 "top_sideways": 0 <= fa == len(pile) - 1, "frozen_all": fa >= 0,
+                 "frozen_us": state.frozen_for(side),
+                 "blocked": bool(pile) and CARD_KIND[state.pile[-1]] >= 11},
+        "stock": len(state.stock),
+        "score": {"we": state.totals[side], "they": state.totals[1 - side],
+                  "min_we": state.minimums[side], "min_they": state.minimums[1 - side],
+                  "initial_we": state.initial[side], "initial_they": state.initial[1 - side]},
+        "phase": state.phase, "deal": state.deal_no, "side": side,
+        "actor": None if actor is None else _SEATS[actor],
+        "result": state.hand_results[-1] if state.phase in ("hand_over", "game_over") and state.hand_results
+        else None,
+    }
+
+
+def _seat_html(pos: str, p: dict, four_colour: bool) -> str:
+    cls = f"ct-seat ct-seat-{pos}" + (" ct-active" if p["active"] else "")
+    dealer = ' <span class="ct-dealer" title="dealer">D</span>' if p["dealer"] else ""
+    head = (f'<div class="ct-seat-name">{_e(p["name"])} ({p["seat"]}){dealer} '
+            f'<span class="ct-count" data-count="{p["count"]}">{p["count"]} cards</span></div>')
+    if p["cards"] is not None:
+        body = "".join(card_html(c, four_colour) for c in sorted(p["cards"], key=sort_key))
+        body = f'<div class="ct-hand" role="group" aria-label="{_e(p["name"])}\'s hand">{body}</div>'
+    else:
+        backs = back_html() * min(p["count"], 15)
+        body = (f'<div class="ct-backs" role="img" aria-label="{_e(p["name"])}: {p["count"]} cards, face down">'
+                f'{backs}</div>')
+    return f'<div class="{cls}" data-seat="{p["seat"]}">{head}{body}</div>'
+
+
+def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
+    stock_html = (f'<div class="ct-stock" aria-label="stock: {stock} cards">'
+                  f'{back_html() if stock else "<span class=ct-empty></span>"}'
+                  f'<div class="ct-caption">Stock <span class="ct-stock-count">{stock}</span></div></div>')
+    if pile["top"]:
+        freezer = ""
+        if pile["freezer"]:
+            freezer = f'<span class="ct-sideways">{card_html(pile["freezer"], four_colour)}</span>'
+        top = card_html(pile["top"], four_colour)
+        if pile["top_sideways"]:
+            top = f'<span class="ct-sideways-top">{top}</span>'
+        frozen = '<span class="ct-frozen-tag">FROZEN</span>' if pile["frozen_all"] else ""
+        inner = f'{freezer}<span class="ct-pile-top">{top}</span>{frozen}'
+    else:
+        inner = '<span class="ct-empty"></span>'
+    cls = "ct-pile" + (" ct-frozen" if pile["frozen_all"] else "")
+    label = f"discard pile: {pile['size']} cards" + (", frozen" if pile["frozen_all"] else "")
+    return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="ct-pile-cards">{inner}</div>'
+            f'<div class="ct-caption">Pile <span class="ct-pile-size">{pile["size"]}</span></div></div>')
+
+
+def _melds_html(title: str, melds: list[dict], red3: list[str], who: str, four_colour: bool) -> str:
+    reds = "".join(card_html(c, four_colour) for c in red3)
+    reds_html = f'<div class="ct-red3" aria-label="red threes: {len(red3)}">{reds}</div>' if red3 else ""
+    body = "".join(_meld_html(m, four_colour) for m in melds) or '<span class="ct-none">no melds yet</span>'
+    return (f'<div class="ct-melds ct-melds-{who}" data-side="{who}"><div class="ct-melds-title">{_e(title)}'
+            f'</div>{reds_html}<div class="ct-meld-row">{body}</div></div>')
+
+
+def _score_html(facts: dict) -> str:
+    sc = facts["score"]
+    turn = facts["actor"]
+    turn_text = "Game over" if facts["phase"] == "game_over" else (
+        "Hand over" if facts["phase"] == "hand_over" else f"{_SEAT_NAMES[turn]} to play ({facts['phase']})")
+    return (f'<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>'
+            f'<tr><th>Total</th><td class="ct-we">{sc["we"]}</td><td class="ct-they">{sc["they"]}</td></tr>'
+            f'<tr><th>Minimum</th><td>{sc["min_we"]}{" ✓" if sc["initial_we"] else ""}</td>'
+            f'<td>{sc["min_they"]}{" ✓" if sc["initial_they"] else ""}</td></tr></tbody></table>'
+            f'<div class="ct-turn">Deal {facts["deal"] + 1}: {_e(turn_text)}</div></div>')
+
+
+def _result_html(result: dict, side: int) -> str:
+    rows = (("natural_canastas", "Natural canastas"), ("mixed_canastas", "Mixed canastas"),
+            ("red_threes", "Red threes"), ("going_out", "Going out"), ("concealed", "Concealed"),
+            ("melded", "Cards melded"), ("in_hand", "Cards in hand"), ("total", "Hand total"))
+    we, they = result["sides"][side], result["sides"][1 - side]
+    body = "".join(f'<tr><th>{label}</th><td>{we[key]}</td><td>{they[key]}</td></tr>' for key, label in rows)
+    return (f'<div class="ct-panel"><h4>Score of the hand</h4><table class="ct-result"><thead><tr><th>This hand'
+            f'</th><th>We</th><th>They</th></tr></thead><tbody>{body}</tbody></table></div>')
+
+
+def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -> str:
+    """A static HTML table view of a position (no JavaScript needed).
+
+    ``seat=None`` is the teacher's view with every hand face up; a seat
+    (``"S"``) shows that seat's cards and card backs with counts for the
+    others.  The styles are ``widgets/table.css``, the same as the live widget.
+
+    >>> from canasta_tutor import Game
+    >>> state = Game().new_initial_state(seed=7)
+    >>> out = state_html(state, seat="S")
+    >>> out.count('class="ct-card ct-back"') > 0, 'data-seat="N"' in out
+    (True, True)
+    >>> all(f'data-card="{c}"' in out for c in state.hand("S"))
+    True
+    """
+    facts = table_facts(state, seat)
+    pl = facts["players"]
+    side_names = ("N–S", "E–W") if facts["side"] == 0 else ("E–W", "N–S")
+    melds = (_melds_html(f"They ({side_names[1]})", facts["melds"][1], facts["red3"][1], "they", four_colour)
+             + f'<div class="ct-middle">{_pile_html(facts["pile"], facts["stock"], four_colour)}</div>'
+             + _melds_html(f"We ({side_names[0]})", facts["melds"][0], facts["red3"][0], "we", four_colour))
+    board = (_seat_html("top", pl["top"], four_colour) + _seat_html("left", pl["left"], four_colour)
+             + f'<div class="ct-center">{melds}</div>' + _seat_html("right", pl["right"], four_colour)
+             + _seat_html("bottom", pl["bottom"], four_colour))
+    side = _score_html(facts)
+    if facts["result"]:
+        side += _result_html(facts["result"], facts["side"])
+    view = "teacher's view: every hand" if seat is None else f"seen from {_SEAT_NAMES[seat]}"
+    classes = "ct-table ct-static" + (" ct-four" if four_colour else "")
+    return (f'<div class="ct-root"><style>{_table_css()}</style>'
+            f'<div class="{classes}" role="region" aria-label="Canasta table, {_e(view)}">'
+            f'<div class="ct-board">{board}</div><div class="ct-side">{side}</div></div></div>')

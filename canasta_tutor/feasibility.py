@@ -138,24 +138,24 @@ def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[
     return total + 50 * pj + 20 * pd, used + placed
 
 
-def max_meld_points(c: Sequence[int], melds: Melds, opts: RuleOptions, keep_one: bool = True) -> int:
-    """Most points the hand ``c`` can add to ``melds`` this turn without going out.
-
-    With ``keep_one`` one card stays in hand for the discard (R-OUT-2).
+def max_meld_points(c: Sequence[int], melds: Melds, opts: RuleOptions, keep: int = 2) -> int:
+    """Most points the hand ``c`` can add to ``melds`` this turn while keeping ``keep`` cards:
+    two when the side cannot go out (one to discard and one to hold, R-OUT-2), one when only
+    the discard must remain, none when the turn need not end with a discard.
 
     >>> c = [0] * 15; c[9] = 3; c[12] = 1            # K K K JK
-    >>> max_meld_points(c, {}, RuleOptions(), keep_one=False), max_meld_points(c, {}, RuleOptions())
-    (80, 70)
+    >>> [max_meld_points(c, {}, RuleOptions(), keep=n) for n in (0, 1, 2)]
+    [80, 70, 30]
     """
     total, used = _max_points_all(c, melds, opts)
-    if not keep_one or used < sum(c):
+    if keep <= 0 or used <= sum(c) - keep:
         return total
     best = -1
     cc = list(c)
     for k in range(15):
         if cc[k]:
             cc[k] -= 1
-            t, _ = _max_points_all(cc, melds, opts)
+            t = max_meld_points(cc, melds, opts, keep - 1)
             cc[k] += 1
             if t > best:
                 best = t

@@ -76,3 +76,11 @@ class RuleOptions:
         if self.wild_limit == "half":
             return min(3, naturals // 2)
         return 3
+
+    @property
+    def wild_caps(self) -> tuple[int, ...]:
+        """``wild_cap`` for 0..16 naturals, as a table (for the engine's hot paths)."""
+        return _CAPS[self.wild_limit]
+
+
+_CAPS = {"three": (3,) * 17, "half": tuple(min(3, n // 2) for n in range(17))}

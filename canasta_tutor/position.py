@@ -349,16 +349,36 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
     random.Random(f"position/{seed}/{deal_no}").shuffle(rest)
     ln, v = get("first-turn")
     waiting = {_seat(w, ln, "first-turn") for w in v.split()} if v and v != "-" else set()
+    # cards known to be in a counted hand (from a taken pack) are placed first, for every seat
+    known_part: dict[int, list[int]] = {}
+    for seat in range(4):
+        if hands[seat] is not None:
+            continue
+        picked: list[int] = []
+        for kind in range(NUM_KINDS):
+            for _ in range(knowns[seat][kind]):
+                match = next((c for c in reversed(rest) if CARD_KIND[c] == kind), None)
+                if match is None:
+                    raise ImpossiblePositionError(
+                        f"{SEATS[seat]} is said to be known to hold {knowns[seat][kind]} {KIND_NAMES[kind]}, "
+                        "but not that many are left", values[SEATS[seat].lower()][0], SEATS[seat])
+                rest.remove(match)
+                picked.append(match)
+        if len(picked) > hand_counts[seat]:
+            raise ImpossiblePositionError(f"{SEATS[seat]} holds {hand_counts[seat]} cards but is known to hold "
+                                          f"{len(picked)}", values[SEATS[seat].lower()][0], SEATS[seat])
+        known_part[seat] = picked
     for seat in range(4):
         if hands[seat] is None:
-            n = hand_counts[seat]
+            n = hand_counts[seat] - len(known_part[seat])
             # a seat past its first turn holds no red three (R-RED-1, R-RED-2)
             allowed = [c for c in rest if seat in waiting or CARD_KIND[c] != RED_THREE]
             if n > len(allowed):
-                raise ImpossiblePositionError(f"hand {SEATS[seat]} needs {n} cards but only {len(allowed)} are "
-                                              "left of the 108", values[SEATS[seat].lower()][0], SEATS[seat])
-            picked = allowed[len(allowed) - n:]
-            hands[seat] = picked
+                raise ImpossiblePositionError(f"hand {SEATS[seat]} needs {hand_counts[seat]} cards but only "
+                                              f"{len(allowed) + len(known_part[seat])} are left of the 108",
+                                              values[SEATS[seat].lower()][0], SEATS[seat])
+            picked = allowed[len(allowed) - n:] if n else []
+            hands[seat] = known_part[seat] + picked
             chosen = set(picked)
             rest = [c for c in rest if c not in chosen]
     if stock_cards is None:

@@ -474,14 +474,14 @@ class State:
     def _meld_candidates(self, hand: list[list[int]], melds: dict, out: list, exclude: int) -> None:
         nj = len(hand[JOKER])
         nd = len(hand[DEUCE])
-        cap = self.options.wild_cap
+        cap = self.options.wild_caps
         for k in _NATURAL_RANGE:
             n = len(hand[k])
             m = melds.get(k)
             if m is not None:
                 if n:
                     out.append(("add", k, k))
-                if len(m[1]) < cap(len(m[0])):
+                if len(m[1]) < cap[len(m[0])]:
                     if nj:
                         out.append(("add", k, JOKER))
                     if nd:
@@ -489,7 +489,7 @@ class State:
             elif n >= 2 and k != exclude:
                 if n >= 3:
                     out.append(("meld", k, 3, 0, 0))
-                if cap(2) >= 1:
+                if cap[2] >= 1:
                     if nj:
                         out.append(("meld", k, 2, 1, 0))
                     if nd:
@@ -532,12 +532,15 @@ class State:
             return res
         if self.freeze_at >= 0:
             return [("take", top, 2, 0, 0)] if n >= 2 else []
-        if top in self.melds[side]:
-            return [("take", top, 0, 0, 0)]
+        meld = self.melds[side].get(top)
         res = []
+        room = 1
+        if meld is not None:
+            res.append(("take", top, 0, 0, 0))
+            room = self.options.wild_cap(len(meld[0]) + 2) - len(meld[1])
         if n >= 2:
             res.append(("take", top, 2, 0, 0))
-        if n >= 1:
+        if n >= 1 and room >= 1:
             if hand[JOKER]:
                 res.append(("take", top, 1, 1, 0))
             if hand[DEUCE]:
@@ -695,9 +698,13 @@ class State:
                             f"{need}. Only the top card of the pile counts, so show more melds from your "
                             "hand first")
         elif top in melds:
-            if (n, j, d) != (0, 0, 0):
+            if (n, j, d) not in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
                 return ("R-PACK-2", f"Your side has a meld of {KIND_NAMES[top]}: take the pack by adding "
-                        "the top card to it, then add more cards")
+                        "the top card to it, with a natural pair, or with one natural and a wild card; "
+                        "add more cards after")
+            nat, wild = len(melds[top][0]), len(melds[top][1])
+            if wild + j + d > cap(nat + n + 1):
+                return ("R-MELD-2", f"Your meld of {KIND_NAMES[top]} already holds as many wild cards as it may")
         else:
             if (n, j, d) not in ((2, 0, 0), (1, 1, 0), (1, 0, 1)):
                 if (n, j, d) == (0, 0, 0):
@@ -782,6 +789,8 @@ class State:
                         return ("R-MELD-4", "Black threes are melded without wild cards")
                     return ("R-MELD-4", "Meld three black threes (add a fourth after)")
             elif n < 2 or n + j + d != 3:
+                if n + j + d < 3:
+                    return ("R-MELD-1", "A meld needs at least three cards")
                 if n < 2:
                     return ("R-MELD-2", "A meld needs at least two natural cards")
                 return ("R-MELD-6", "Start a meld with three cards, then add cards one at a time")
@@ -832,7 +841,7 @@ class State:
             cc = counts[:]
             cc[top] += 1
             cc[BLACK_THREE] = 0
-            best = max_meld_points(cc, summary, opts, keep_one=len(self.pile) == 1)
+            best = max_meld_points(cc, summary, opts, keep=2 if len(self.pile) == 1 else 0)
             if pending + best < need:
                 return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
                         f"{pending + best}; your side needs {need}")
@@ -859,7 +868,7 @@ class State:
                         return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
                     return None
                 cc = counts[:]
-                best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts)
+                best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts, keep=2)
                 if pending + best < need and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
                     return ("R-MIN-1", f"Your melds this turn would count at most {pending + best}; "
                             f"your side's initial meld needs {need}")
@@ -922,11 +931,11 @@ class State:
                 kn[k] -= 1
             self.pile.append(card)
             self._freeze_if_needed(card)
+            if self.hand_size[seat] == 0:
+                self._go_out(seat)  # judged before this turn's melds count as earlier ones
+                return
             if self.melded_turn:
                 self.has_melded[seat] = True
-            if self.hand_size[seat] == 0:
-                self._go_out(seat)
-                return
             self.turn = (seat + 1) % 4
             self._start_turn()
         elif verb == "add":

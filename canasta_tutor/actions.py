@@ -1,0 +1,235 @@
+"""Text form of actions: what a learner types and what the tutor prints.
+
+The engine's actions are plain tuples (see :mod:`canasta_tutor.state`); this
+module turns them into short words and back.  Cards are named by *kind*:
+``4`` .. ``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2`` (a deuce), ``JK`` (a
+joker) and ``3`` (a black three).  Parsing also accepts lower case, ``10`` for
+``T`` and card codes with a suit (``7H`` is a seven).
+
+=============================  ==============================================
+``draw``                       ``("draw",)``
+``take K K K``                 ``("take", K, 2, 0, 0)``: the whole meld the pile's
+                               top card makes, top card first
+``take K``                     ``("take", K, 0, 0, 0)``: the top card goes onto the
+                               side's meld of kings
+``meld K K JK``                ``("meld", K, 2, 1, 0)``
+``add K`` / ``add JK to K``    ``("add", K, K)`` / ``("add", K, JOKER)``
+``discard 7``                  ``("discard", 7's kind)``
+``ask``, ``yes``, ``no``,      the one-word actions
+``pass``, ``deal``
+=============================  ==============================================
+
+>>> from canasta_tutor.cards import parse_kind
+>>> K = parse_kind("K")
+>>> parse_action("take K K K") == ("take", K, 2, 0, 0)
+True
+>>> format_action(("meld", K, 2, 0, 1))
+'meld K K 2'
+>>> format_action(parse_action("Meld 2 kh K"))      # any order in, canonical order out
+'meld K K 2'
+>>> format_action(parse_action("add joker to k"))
+'add JK to K'
+
+Parsing checks the *shape* of an action, not whether it is legal; that is the
+engine's job (:meth:`State.explain <canasta_tutor.state.State.explain>`).
+Malformed text raises :class:`~canasta_tutor.errors.NotationError` quoting it:
+
+>>> parse_action("meld K Q K")
+Traceback (most recent call last):
+...
+canasta_tutor.errors.NotationError: 'meld K Q K': a meld holds one rank, but this names kings and queens
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .cards import (
+    BLACK_THREE,
+    DEUCE,
+    JOKER,
+    KIND_NAMES,
+    KIND_TOKENS,
+    NUM_KINDS,
+    RED_THREE,
+    WILD_KINDS,
+    parse_kind,
+)
+from .errors import NotationError
+
+Action = tuple
+
+#: The one-word actions.
+SIMPLE_VERBS = ("draw", "ask", "yes", "no", "pass", "deal")
+#: Every verb, in the order a turn uses them.
+VERBS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "deal")
+
+_TOKEN = {k: ("3" if k == BLACK_THREE else KIND_TOKENS[k]) for k in range(NUM_KINDS)}
+
+
+def kind_token(kind: int) -> str:
+    """The token of a kind in action text.
+
+    >>> [kind_token(k) for k in (0, 6, 10, 11, 12, 13, 14)]
+    ['4', 'T', 'A', '2', 'JK', '3', 'R3']
+    """
+    return _TOKEN[kind]
+
+
+def _kind(token: str, text: str) -> int:
+    if token.upper() == "R3":
+        return RED_THREE
+    try:
+        return parse_kind(token)
+    except NotationError as e:
+        raise NotationError(f"{text!r}: {e.message}") from None
+
+
+def _check_kind(k: object) -> int:
+    if type(k) is not int or not 0 <= k < NUM_KINDS:  # noqa: E721 - bool is not a kind
+        raise NotationError(f"{k!r} is not a card kind (0..{NUM_KINDS - 1})")
+    return k
+
+
+def _check_count(n: object) -> int:
+    if type(n) is not int or n < 0:  # noqa: E721
+        raise NotationError(f"{n!r} is not a card count")
+    return n
+
+
+def format_action(a: Action) -> str:
+    """The canonical text of an action tuple.
+
+    Meld and take list naturals first, then jokers, then deuces:
+
+    >>> from canasta_tutor.cards import parse_kind, JOKER, DEUCE
+    >>> K = parse_kind("K")
+    >>> format_action(("take", K, 3, 1, 1))
+    'take K K K K JK 2'
+    >>> format_action(("add", K, JOKER)), format_action(("add", K, K))
+    ('add JK to K', 'add K')
+    >>> format_action(("discard", parse_kind("3")))
+    'discard 3'
+
+    Raises :class:`NotationError` for something that is not an action tuple, or
+    for the few tuples the text cannot say unambiguously (a meld of wild cards
+    with no natural rank).
+    """
+    if not isinstance(a, tuple) or not a or not isinstance(a[0], str):
+        raise NotationError(f"{a!r} is not an action")
+    verb = a[0]
+    if verb in SIMPLE_VERBS:
+        if len(a) != 1:
+            raise NotationError(f"{a!r} is not an action: {verb!r} takes no cards")
+        return verb
+    if verb == "discard":
+        if len(a) != 2:
+            raise NotationError(f"{a!r} is not an action: discard names one card kind")
+        return f"discard {_TOKEN[_check_kind(a[1])]}"
+    if verb == "add":
+        if len(a) != 3:
+            raise NotationError(f"{a!r} is not an action: add names a meld and a card kind")
+        k, w = _check_kind(a[1]), _check_kind(a[2])
+        return f"add {_TOKEN[k]}" if w == k else f"add {_TOKEN[w]} to {_TOKEN[k]}"
+    if verb in ("meld", "take"):
+        if len(a) != 5:
+            raise NotationError(f"{a!r} is not an action: {verb} has a kind and three counts")
+        k = _check_kind(a[1])
+        n, j, d = (_check_count(x) for x in a[2:])
+        if verb == "meld":
+            if k in WILD_KINDS or n == 0:
+                raise NotationError(f"{a!r} cannot be written: a meld is named by its natural cards")
+            tokens = [_TOKEN[k]] * n
+        else:
+            if (k == JOKER and j) or (k == DEUCE and d):
+                raise NotationError(f"{a!r} cannot be written: its wild cards would read as naturals")
+            tokens = [_TOKEN[k]] * (n + 1)
+        tokens += ["JK"] * j + ["2"] * d
+        return f"{verb} {' '.join(tokens)}"
+    raise NotationError(f"{a!r} is not an action: unknown verb {verb!r}")
+
+
+def _split_wilds(kinds: list[int], k: int) -> tuple[int, int, int]:
+    n = sum(1 for x in kinds if x == k)
+    j = sum(1 for x in kinds if x == JOKER and k != JOKER)
+    d = sum(1 for x in kinds if x == DEUCE and k != DEUCE)
+    return n, j, d
+
+
+def parse_action(text: str) -> Action:
+    """Parse an action's text to its tuple (shape only, not legality).
+
+    >>> from canasta_tutor.cards import parse_kind, JOKER, DEUCE, BLACK_THREE
+    >>> K = parse_kind("K")
+    >>> parse_action("take K") == ("take", K, 0, 0, 0)
+    True
+    >>> parse_action("take K K JK") == ("take", K, 1, 1, 0)
+    True
+    >>> parse_action("meld 3 3 3") == ("meld", BLACK_THREE, 3, 0, 0)
+    True
+    >>> parse_action("add 2 to K") == ("add", K, DEUCE)
+    True
+    >>> parse_action("DISCARD 10h") == ("discard", parse_kind("T"))
+    True
+    >>> parse_action("take")
+    Traceback (most recent call last):
+    ...
+    canasta_tutor.errors.NotationError: 'take': name the pile's top card, then the cards from your hand, like 'take K K K'
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not action text")
+    words = text.replace(",", " ").split()
+    if not words:
+        raise NotationError(f"{text!r}: empty action; actions are {', '.join(VERBS)}")
+    verb = words[0].lower()
+    rest = words[1:]
+    if verb in SIMPLE_VERBS:
+        if rest:
+            raise NotationError(f"{text!r}: {verb!r} takes no cards")
+        return (verb,)
+    if verb == "discard":
+        if len(rest) != 1:
+            raise NotationError(f"{text!r}: discard exactly one card, like 'discard 7'")
+        return ("discard", _kind(rest[0], text))
+    if verb == "add":
+        if len(rest) == 1:
+            k = _kind(rest[0], text)
+            return ("add", k, k)
+        if len(rest) == 3 and rest[1].lower() in ("to", "on", "onto"):
+            return ("add", _kind(rest[2], text), _kind(rest[0], text))
+        raise NotationError(f"{text!r}: add one card at a time, like 'add K' or 'add JK to K'")
+    if verb == "meld":
+        if not rest:
+            raise NotationError(f"{text!r}: name the cards of the meld, like 'meld K K K'")
+        kinds = [_kind(t, text) for t in rest]
+        ranks = list(dict.fromkeys(x for x in kinds if x not in WILD_KINDS))
+        if not ranks:
+            raise NotationError(f"{text!r}: a meld needs natural cards of its rank; wild cards are never "
+                                "melded alone")
+        if len(ranks) > 1:
+            names = " and ".join(KIND_NAMES[x] for x in ranks)
+            raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")
+        k = ranks[0]
+        return ("meld", k, *_split_wilds(kinds, k))
+    if verb == "take":
+        if not rest:
+            raise NotationError(f"{text!r}: name the pile's top card, then the cards from your hand, "
+                                "like 'take K K K'")
+        kinds = [_kind(t, text) for t in rest]
+        k = kinds[0]
+        others = kinds[1:]
+        strays = list(dict.fromkeys(x for x in others if x != k and x not in WILD_KINDS))
+        if strays:
+            names = " and ".join(KIND_NAMES[x] for x in [k] + strays)
+            raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")
+        return ("take", k, *_split_wilds(others, k))
+    hint = ", ".join(VERBS)
+    raise NotationError(f"{text!r}: unknown action {words[0]!r}; actions are {hint}")
+
+
+def format_actions(actions: Iterable[Action]) -> list[str]:
+    """Format several actions (a convenience for listings)."""
+    return [format_action(a) for a in actions]
+
+
+__all__ = ["format_action", "parse_action", "format_actions", "kind_token", "VERBS", "SIMPLE_VERBS"]

@@ -1,0 +1,287 @@
+"""The expert bot: determinized Monte Carlo search with rules-of-thumb playouts.
+
+Why determinized Monte Carlo rather than information-set MCTS: a Canasta hand is
+long (a hundred decisions or more) and most of them are forced or obvious, so a
+tree over them would be shallow and wide and spend its budget on moves that do
+not matter.  What matters is a handful of choices per turn (draw or take, which
+card to discard, go out or keep building); for each of those we sample the
+hidden cards many times, consistently with everything the seat knows, and play
+each candidate out to the end of the hand with the rules-of-thumb policy.
+Candidates are compared on the same samples (common random numbers), so the
+differences between them are measured far more precisely than their values.
+
+The sampler never looks at hidden cards: it pools every card the seat cannot
+see (the other hands and the stock), keeps in each hand the cards known to be
+there from taken packs (perfect memory of public events), and deals the rest at
+random, respecting hand sizes and the fact that red threes are never held after
+a first turn.  The value of an action is the expected point difference of the
+hand (our side's score minus theirs), with its standard error.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
+from ..feasibility import can_go_out
+from ..observer import Observation
+from ..position import parse_position
+from ..state import GAME_OVER, HAND_OVER, State
+from .rules_of_thumb import decide, discard_scores
+from .view import view_of_state
+
+
+def determinize(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of ``state`` whose hidden cards (other hands, stock) are re-dealt at random,
+    consistent with what ``seat`` knows.  Uses only the pool of unseen cards, never where
+    they really are."""
+    s = state.copy()
+    others = [o for o in range(4) if o != seat]
+    pool: list[int] = []
+    for o in others:
+        for k in s.hands[o]:
+            pool.extend(k)
+    pool.extend(s.stock)
+    pool.sort()  # forget where the cards were
+    rng.shuffle(pool)
+    by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+    for c in pool:
+        by_kind[CARD_KIND[c]].append(c)
+    new_hands: dict[int, list[list[int]]] = {}
+    for o in others:
+        h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+        kn = s.known[o]
+        for k in range(NUM_KINDS):
+            for _ in range(min(kn[k], len(by_kind[k]))):
+                h[k].append(by_kind[k].pop())
+        new_hands[o] = h
+    rest = [c for k in range(NUM_KINDS) for c in by_kind[k]]
+    rng.shuffle(rest)
+    reds = [c for c in rest if CARD_KIND[c] == RED_THREE]
+    plain = [c for c in rest if CARD_KIND[c] != RED_THREE]
+    for o in others:
+        h = new_hands[o]
+        need = s.hand_size[o] - sum(len(k) for k in h)
+        for _ in range(need):
+            if reds and not s.first_turn_done[o] and rng.random() < len(reds) / (len(reds) + len(plain)):
+                c = reds.pop()
+            else:
+                c = plain.pop()
+            h[CARD_KIND[c]].append(c)
+        s.hands[o] = h
+    stock = plain + reds
+    rng.shuffle(stock)
+    s.stock = stock
+    return s
+
+
+def _asker_can_go_out(s: State) -> bool:
+    asker = s.turn
+    counts = [len(k) for k in s.hands[asker]]
+    return can_go_out(counts, s.meld_summary(asker & 1), s.options, allow_discard=s.asked == 2)
+
+
+def determinize_consistent(state: State, seat: int, rng: random.Random, tries: int = 300) -> State | None:
+    """Like :func:`determinize`, but when the player to move asked "may I go out?" (a public
+    act that tells the table they are able to go out), only hands that can go out are drawn.
+    None if no such deal was found in ``tries`` attempts."""
+    needs_out = state.phase == "answer" and state.turn != seat
+    for _ in range(tries):
+        det = determinize(state, seat, rng)
+        if not needs_out or _asker_can_go_out(det):
+            return det
+    return None
+
+
+def rot_policy(state: State, seat: int) -> tuple:
+    """The rules-of-thumb policy on a state, reading only the seat's view."""
+    return decide(view_of_state(state, seat))[0]
+
+
+def playout(state: State, seat: int) -> float:
+    """Play the hand out with the rules-of-thumb policy; our side's margin."""
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        actor = state.actor
+        legal = state.legal_actions()
+        if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
+            sides = state.score_hand()["sides"]
+            side = seat & 1
+            return float(sides[side]["total"] - sides[1 - side]["total"])
+        state.apply_unchecked(decide(view_of_state(state, actor, legal))[0])
+    sides = state.hand_results[-1]["sides"]
+    side = seat & 1
+    return float(sides[side]["total"] - sides[1 - side]["total"])
+
+
+@dataclass
+class Estimate:
+    """The searched value of one candidate action."""
+
+    action: tuple
+    mean: float
+    stderr: float
+    samples: int
+    diff_stderr: float = 0.0  # standard error of the difference to the best candidate
+
+
+def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple]:
+    """The actions worth searching: all when few, else the rules-of-thumb choice and its
+    strongest alternatives.  ``wide`` keeps more (for hints)."""
+    legal = state.legal_actions()
+    view = view_of_state(state, seat, legal)
+    choice = decide(view)[0]
+    if len(legal) <= (8 if wide else 5):
+        return [choice] + [a for a in legal if a != choice]
+    cands = [choice]
+    discards = [a for a in legal if a[0] == "discard"]
+    if discards:
+        scores = discard_scores(view)
+        discards.sort(key=lambda a: (scores.get(a[1], 0.0), a[1]))
+        cands += discards[: (5 if wide else 3)]
+    takes = [a for a in legal if a[0] == "take"]
+    takes.sort(key=lambda a: (a[3] * 2 + a[4], a[2]))
+    cands += takes[:3]
+    for a in legal:
+        if a[0] in ("draw", "ask", "pass", "yes", "no"):
+            cands.append(a)
+    melds = [a for a in legal if a[0] in ("meld", "add")]
+    if melds:
+        from .rules_of_thumb import _meld_points
+
+        melds.sort(key=_meld_points, reverse=True)
+        cands += melds[: (4 if wide else 2)]
+    seen = []
+    for a in cands:
+        if a not in seen:
+            seen.append(a)
+    return seen
+
+
+def sample_values(state: State, seat: int, candidates: list[tuple], iterations: int, seed: int,
+                  max_seconds: float | None = None) -> list[list[float]]:
+    """Playout values of each candidate on ``iterations`` shared samples of the hidden cards
+    (fewer if ``max_seconds`` runs out)."""
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in candidates]
+    start = time.perf_counter()
+    for it in range(iterations):
+        det = determinize_consistent(state, seat, rng)
+        if det is None:
+            break
+        for i, a in enumerate(candidates):
+            s = det.copy()
+            s.apply_unchecked(a)
+            values[i].append(playout(s, seat))
+        if max_seconds is not None and it >= 3 and time.perf_counter() - start > max_seconds:
+            break
+    return values
+
+
+def _mean_se(vals: list[float]) -> tuple[float, float]:
+    n = len(vals)
+    if n == 0:
+        return 0.0, 0.0
+    m = sum(vals) / n
+    if n == 1:
+        return m, 0.0
+    return m, math.sqrt(sum((x - m) ** 2 for x in vals) / (n - 1) / n)
+
+
+def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estimate]:
+    """Estimates sorted best first; ``diff_stderr`` is the paired standard error against the best."""
+    est = []
+    for a, vals in zip(candidates, values):
+        m, se = _mean_se(vals)
+        est.append(Estimate(a, m, se, len(vals)))
+    order = sorted(range(len(est)), key=lambda i: (-est[i].mean, i))
+    best = order[0]
+    for i in order[1:]:
+        est[i].diff_stderr = _mean_se([x - y for x, y in zip(values[best], values[i])])[1]
+    return [est[i] for i in order]
+
+
+def search(state: State, seat: int, candidates: list[tuple], iterations: int, seed: int,
+           max_seconds: float | None = None) -> list[Estimate]:
+    """Evaluate candidates on shared samples of the hidden cards; sorted best first."""
+    return summarize(candidates, sample_values(state, seat, candidates, iterations, seed, max_seconds))
+
+
+def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
+    """The first candidate (the rules-of-thumb choice) unless another beats it by more than
+    ``z`` paired standard errors: search overrules the heuristics only when it is sure."""
+    best_i, best_gain = 0, 0.0
+    for i in range(1, len(candidates)):
+        m, se = _mean_se([x - y for x, y in zip(values[i], values[0])])
+        if m > z * se and m > best_gain:
+            best_i, best_gain = i, m
+    return candidates[best_i]
+
+
+class ExpertBot:
+    """Callable policy ``bot(observation) -> action``, deterministic for a given seed.
+
+    ``iterations`` samples of the hidden cards per searched decision; decisions with a
+    single sensible candidate are left to the rules of thumb.
+    """
+
+    name = "expert"
+
+    def __init__(self, iterations: int = 24, seed: int = 0, max_seconds: float | None = None,
+                 search_melds: bool = True, z: float = 1.0) -> None:
+        self.z = z
+        self.iterations = iterations
+        self.seed = seed
+        self.max_seconds = max_seconds
+        self.search_melds = search_melds
+
+    def __call__(self, obs: Observation) -> tuple:
+        state = state_from_observation(obs, self.seed)
+        return self.act(state, obs.seat)
+
+    def act(self, state: State, seat: int) -> tuple:
+        """Decide on a state, reading only what ``seat`` may know (the search re-deals hidden cards)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase == "meld":
+            view = view_of_state(state, seat, legal)
+            choice = decide(view)[0]
+            if choice[0] in ("meld", "add"):
+                # meld as the rules of thumb say, or stop here and discard: search the two
+                discards = [a for a in legal if a[0] == "discard"]
+                if not discards or not self.search_melds:
+                    return choice
+                scores = discard_scores(view)
+                cands = [choice, min(discards, key=lambda a: (scores.get(a[1], 0.0), a[1]))]
+                if ("ask",) in legal:
+                    cands.append(("ask",))
+                return self._choose(state, seat, cands)
+        cands = candidate_actions(state, seat)
+        if len(cands) == 1:
+            return cands[0]
+        return self._choose(state, seat, cands)
+
+    def _choose(self, state: State, seat: int, cands: list[tuple]) -> tuple:
+        seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
+        values = sample_values(state, seat, cands, self.iterations, seed, self.max_seconds)
+        return pick(cands, values, self.z)
+
+    def state_policy(self, state: State, seat: int) -> tuple:
+        """For fast matches: decide straight from a state (the search only uses public
+        facts and the seat's own hand; hidden cards are re-dealt before any playout)."""
+        return self.act(state, seat)
+
+
+def state_from_observation(obs: Observation, seed: int = 0) -> State:
+    """A state consistent with an observation (hidden cards dealt arbitrarily; search re-deals them)."""
+    state = parse_position(obs.position_text)
+    state.history = list(obs.history)
+    state.hand_results = list(obs.hand_results)
+    return state
+
+
+__all__ = ["ExpertBot", "determinize", "search", "candidate_actions", "playout", "state_from_observation",
+           "Estimate", "rot_policy"]

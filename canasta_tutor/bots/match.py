@@ -1,0 +1,113 @@
+"""Playing hands between bots, and duplicate matches.
+
+A *deal* is one hand from a seeded shuffle, scores starting at 0-0.  In a
+duplicate match each deal is played twice with the partnerships swapped, so
+luck of the cards cancels: bot A's margin on a deal is the sum of its side's
+margins over the two plays.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..game import Game
+from ..state import HAND_OVER, GAME_OVER, State
+
+#: A seat policy used in fast play: (state, seat) -> action.  It must read only
+#: what the seat may know (bots build their view from the state's public parts).
+StatePolicy = Callable[[State, int], tuple]
+
+
+def play_hand(state: State, policies: list[StatePolicy]) -> State:
+    """Play the current hand of ``state`` to its end with a policy per seat."""
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        seat = state.actor
+        state.apply_unchecked(policies[seat](state, seat))
+    return state
+
+
+def deal_state(seed: int) -> State:
+    """The seeded deal used by matches: dealer East, scores 0-0."""
+    return Game().new_initial_state(seed=seed, dealer="E")
+
+
+@dataclass
+class MatchReport:
+    deals: int
+    a_wins: int
+    ties: int
+    margins: list[float] = field(default_factory=list)
+    hands: int = 0
+    seconds: float = 0.0
+
+    @property
+    def a_win_share(self) -> float:
+        """Share of deals A won (a tied deal counts half)."""
+        return (self.a_wins + 0.5 * self.ties) / self.deals if self.deals else 0.0
+
+    @property
+    def margin_mean(self) -> float:
+        return sum(self.margins) / len(self.margins) if self.margins else 0.0
+
+    @property
+    def margin_ci95(self) -> tuple[float, float]:
+        n = len(self.margins)
+        if n < 2:
+            return (self.margin_mean, self.margin_mean)
+        m = self.margin_mean
+        var = sum((x - m) ** 2 for x in self.margins) / (n - 1)
+        h = 1.96 * math.sqrt(var / n)
+        return (m - h, m + h)
+
+    def to_dict(self) -> dict:
+        return {
+            "deals": self.deals,
+            "a_wins": self.a_wins,
+            "ties": self.ties,
+            "a_win_share": round(self.a_win_share, 4),
+            "margin_mean": round(self.margin_mean, 1),
+            "margin_ci95": [round(x, 1) for x in self.margin_ci95],
+            "hands": self.hands,
+            "seconds": round(self.seconds, 2),
+            "hands_per_s": round(self.hands / self.seconds, 2) if self.seconds else None,
+        }
+
+
+def play_deal(seed: int, a: StatePolicy, b: StatePolicy) -> float:
+    """A's margin on one duplicate deal: A sits NS then EW on the same cards."""
+    s1 = play_hand(deal_state(seed), [a, b, a, b])
+    r1 = s1.hand_results[-1]["sides"]
+    s2 = play_hand(deal_state(seed), [b, a, b, a])
+    r2 = s2.hand_results[-1]["sides"]
+    return (r1[0]["total"] - r1[1]["total"]) + (r2[1]["total"] - r2[0]["total"])
+
+
+def run_match(a: StatePolicy, b: StatePolicy, deals: int, seed: int, progress: bool = False,
+              workers: int = 1) -> MatchReport:
+    """A duplicate match of ``deals`` deals (seeds ``seed``, ``seed+1``, ...)."""
+    from tqdm.auto import tqdm
+
+    start = time.perf_counter()
+    seeds = list(range(seed, seed + deals))
+    margins: list[float] = []
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            it = pool.map(_play_deal_star, [(s, a, b) for s in seeds], chunksize=4)
+            for m in tqdm(it, total=deals, disable=not progress, desc="deals"):
+                margins.append(m)
+    else:
+        for s in tqdm(seeds, disable=not progress, desc="deals"):
+            margins.append(play_deal(s, a, b))
+    report = MatchReport(deals=deals, a_wins=sum(1 for m in margins if m > 0),
+                         ties=sum(1 for m in margins if m == 0), margins=margins, hands=2 * deals)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _play_deal_star(args: tuple) -> float:
+    return play_deal(*args)

@@ -1,0 +1,246 @@
+"""The rules-of-thumb bot: a club player built from named principles.
+
+Each decision returns an action and the principle IDs behind it (see
+:mod:`canasta_tutor.bots.principles`).  The bot sees only a :class:`View`
+of its seat; it never reads hidden cards.
+
+>>> from canasta_tutor import Game
+>>> from canasta_tutor.observer import observe
+>>> state = Game().new_initial_state(seed=2)
+>>> action = RulesOfThumbBot()(observe(state, state.actor))
+>>> action in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS
+from ..feasibility import can_go_out, max_meld_points
+from ..observer import Observation
+from .view import View, view_of_observation
+
+_WILD = (DEUCE, JOKER)
+
+
+def hand_points(hand: list[int]) -> int:
+    """The count of the cards in a hand (what they cost if the hand ends now)."""
+    return sum(n * KIND_VALUES[k] for k, n in enumerate(hand))
+
+
+def _is_canasta(m: tuple[int, int]) -> bool:
+    return m[0] >= 4 and m[0] + m[1] >= 7
+
+
+def side_canastas(v: View, side: int) -> int:
+    return sum(1 for m in v.melds[side].values() if _is_canasta(m))
+
+
+def want_go_out(v: View) -> bool:
+    """P-GO-OUT / P-KEEP-BUILDING: go out when the opponents are close, the stock is low,
+    or our side is not gaining by staying in."""
+    side = v.side
+    opp = 1 - side
+    opp_min_cards = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4])
+    ours = side_canastas(v, side)
+    theirs = side_canastas(v, opp)
+    if v.stock_size < 20 or opp_min_cards <= 4 or theirs >= ours:
+        return True
+    return ours >= 3
+
+
+def discard_scores(v: View) -> dict[int, float]:
+    """Lower is a better discard.  Safety first (P-SAFE-DISCARD), then keeping pairs
+    (P-HOLD-PAIRS) and wild cards, then the points left in hand (P-COUNT-CARDS)."""
+    hand = v.hand
+    side = v.side
+    opp = 1 - side
+    nxt = (v.seat + 1) % 4
+    opp_melds = v.melds[opp]
+    our_melds = v.melds[side]
+    pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
+    opp_near_out = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4]) <= 3
+    freeze_wanted = v.initial[opp] and not v.initial[side] and v.freeze_at < 0 and v.pile_size >= 4
+    scores: dict[int, float] = {}
+    for k in range(NUM_KINDS - 1):
+        n = hand[k]
+        if not n:
+            continue
+        s = 0.0
+        if k == BLACK_THREE:
+            s = -40.0
+        elif k in _WILD:
+            s = 120.0 if k == JOKER else 90.0
+            if freeze_wanted:
+                s = -30.0 if k == DEUCE else 10.0
+        else:
+            if pile_open_to_next and k in opp_melds:
+                s += 200.0
+            if v.known[nxt][k]:
+                s += 70.0 if v.freeze_at < 0 else 35.0
+            if k in our_melds:
+                s += 25.0  # we could add it to our meld instead
+            if n == 2:
+                s += 35.0
+            elif n >= 3:
+                s += 60.0
+            if v.pile_top == k:
+                s -= 10.0
+        if opp_near_out:
+            s -= KIND_VALUES[k] * 0.8
+        else:
+            s += KIND_VALUES[k] * 0.2
+        scores[k] = s
+    return scores
+
+
+def _meld_points(a: tuple) -> int:
+    if a[0] == "meld":
+        return a[2] * KIND_VALUES[a[1]] + 50 * a[3] + 20 * a[4]
+    if a[0] == "add":
+        return KIND_VALUES[a[2]]
+    return 0
+
+
+class RulesOfThumbBot:
+    """Callable policy: ``bot(observation) -> action``."""
+
+    name = "rules-of-thumb"
+
+    def __call__(self, obs: Observation) -> tuple:
+        return decide(view_of_observation(obs))[0]
+
+    def decide(self, obs: Observation) -> tuple[tuple, list[str]]:
+        return decide(view_of_observation(obs))
+
+
+def decide(v: View) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision table
+    """The bot's action for a view, with the principles behind it."""
+    legal = v.legal
+    if len(legal) == 1:
+        return legal[0], []
+    phase = v.phase
+    if phase == "answer":
+        # P-PARTNER-ANSWER: say no while holding many points we could still meld
+        pts = hand_points(v.hand)
+        return (("no",), ["P-PARTNER-ANSWER"]) if pts >= 90 and v.stock_size > 10 else (("yes",), ["P-PARTNER-ANSWER"])
+    if phase == "hand_over":
+        return ("deal",), []
+    side = v.side
+    if phase == "draw":
+        return _draw_decision(v, legal, side)
+    return _meld_decision(v, legal, side)
+
+
+def _draw_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[str]]:
+    if ("ask",) in legal and want_go_out(v):
+        return ("ask",), ["P-ASK-PARTNER"]
+    takes = [a for a in legal if a[0] == "take"]
+    pile_n = v.pile_size
+    opp_min_cards = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4])
+    if takes:
+        # the pack costs little and gives cards: take it (P-TAKE-PACK), unless it is big,
+        # an opponent is about to go out and we could not meld it (P-COUNT-CARDS)
+        if v.initial[side] and pile_n >= 12 and opp_min_cards <= 1 and v.stock_size > 0 and ("draw",) in legal:
+            return ("draw",), ["P-COUNT-CARDS"]
+
+        def cost(a: tuple) -> tuple:
+            return (a[3] * 2 + a[4], a[2])
+        if not v.initial[side]:
+            take = min(takes, key=cost)
+            return take, ["P-TAKE-PACK", "P-OPEN-EARLY"]
+        if pile_n >= 2 or takes[0][2] == 0:
+            return min(takes, key=cost), ["P-TAKE-PACK"]
+    shows = [a for a in legal if a[0] in ("meld", "add")]
+    if shows and pile_n >= 3:
+        return max(shows, key=_meld_points), ["P-TAKE-PACK", "P-OPEN-EARLY"]
+    if ("draw",) in legal:
+        return ("draw",), []
+    if takes:
+        return min(takes, key=lambda a: (a[3] * 2 + a[4], a[2])), ["P-TAKE-PACK"]
+    if shows:
+        return max(shows, key=_meld_points), ["P-TAKE-PACK"]
+    return ("pass",), []
+
+
+def _meld_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[str]]:  # noqa: C901
+    melds = [a for a in legal if a[0] in ("meld", "add")]
+    discards = [a for a in legal if a[0] == "discard"]
+    hand = v.hand
+    size = v.hand_sizes[v.seat]
+    our = v.melds[side]
+    if v.must_out:
+        if melds:
+            return max(melds, key=lambda a: (_meld_points(a), a)), ["P-GO-OUT"]
+        return (discards or legal)[0], ["P-GO-OUT"]
+    if v.pending and not v.initial[side]:
+        if melds:
+            return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
+    # going out
+    if our and can_go_out(hand, our, v.options):
+        if want_go_out(v):
+            if ("ask",) in legal and v.answer is None:
+                return ("ask",), ["P-ASK-PARTNER"]
+            if v.answer is not False:
+                if melds:
+                    best = max(melds, key=lambda a: (_meld_points(a), a))
+                    return best, ["P-GO-OUT"]
+                if discards and size == 1:
+                    return discards[0], ["P-GO-OUT"]
+    if not v.initial[side]:
+        if melds and max_meld_points(hand, {}, v.options) >= v.minimums[side]:
+            return max(melds, key=lambda a: (_meld_points(a), a)), ["P-OPEN-EARLY"]
+        if melds and v.pending == 0 and not discards:
+            return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
+    else:
+        keep = 3 if side_canastas(v, side) == 0 else 2
+        best_meld = None
+        best_key = None
+        principles: list[str] = []
+        for a in melds:
+            if a[0] == "add":
+                k, w = a[1], a[2]
+                nat, wild = our[k]
+                if w == k:
+                    key = (3, nat + wild)
+                    tags = ["P-BUILD-CANASTA"]
+                elif nat + wild == 6 and nat >= 4:
+                    key = (4, 0)
+                    tags = ["P-BUILD-CANASTA"]
+                else:
+                    continue  # P-NATURAL-CANASTA: keep wild cards for finishing canastas
+                if size - 1 < keep:
+                    continue
+            else:
+                k, n = a[1], a[2]
+                if n == 3:
+                    if size - 3 < keep + 1:
+                        continue
+                    key = (2, KIND_VALUES[k])
+                    tags = ["P-BUILD-CANASTA"]
+                else:
+                    # a pair with a wild card: only when the hand is big (P-HOLD-PAIRS)
+                    if size < 10:
+                        continue
+                    key = (1, KIND_VALUES[k])
+                    tags = ["P-BUILD-CANASTA"]
+            if best_key is None or key > best_key:
+                best_key = key
+                best_meld = a
+                principles = tags
+        if best_meld is not None:
+            return best_meld, principles
+    if discards:
+        scores = discard_scores(v)
+        best = min(discards, key=lambda a: (scores.get(a[1], 0.0), a[1]))
+        k = best[1]
+        if k == BLACK_THREE:
+            return best, ["P-SAFE-DISCARD", "P-STOP-THREE"]
+        if k in _WILD:
+            return best, ["P-FREEZE"]
+        return best, ["P-SAFE-DISCARD"]
+    if melds:
+        return max(melds, key=_meld_points), []
+    return legal[0], []
+
+
+__all__ = ["RulesOfThumbBot", "decide", "discard_scores", "want_go_out", "hand_points"]

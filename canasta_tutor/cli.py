@@ -1,0 +1,236 @@
+"""The ``canasta-tutor`` command: deal, list legal actions, play, replay, self-play.
+
+Plain text by default; ``--json`` prints one JSON object to stdout for machines.
+Exit codes: 0 success; 1 an illegal action (``play``), a record whose result
+line disagrees (``replay``) or invariant violations (``selfplay``); 2 bad input
+of any kind, reported as one line ``canasta-tutor: error: ...`` on stderr.
+
+>>> main(["deal", "--seed", "3"])  # doctest: +ELLIPSIS
+canasta-tutor position
+seed: 3
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn, Sequence
+
+from .actions import format_action, parse_action
+from .errors import CanastaError, IllegalActionError
+from .game import Game
+from .options import RuleOptions
+from .state import SIDE_NAMES, State
+
+PROG = "canasta-tutor"
+
+
+class UsageError(Exception):
+    """Bad command-line usage (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, raised instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{PROG} --help')")
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _load_position(path: str) -> State:
+    from .position import parse_position
+
+    return parse_position(_read(path))
+
+
+def _format_position(state: State) -> str:
+    from .position import format_position
+
+    return format_position(state)
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(data, indent=None if args.compact else 2))
+    else:
+        print(text)
+
+
+def _options(text: str | None) -> RuleOptions:
+    return RuleOptions.parse(text or "")
+
+
+# ----------------------------------------------------------------- commands
+def cmd_deal(args: argparse.Namespace) -> int:
+    game = Game(_options(args.options))
+    state = game.new_initial_state(args.seed, totals=(args.score_ns, args.score_ew))
+    text = _format_position(state)
+    _emit(args, {"position": text, "seed": args.seed, "options": state.options.format(),
+                 "totals": list(state.totals), "actor": state.current_seat, "phase": state.phase},
+          text.rstrip("\n"))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    state = _load_position(args.file)
+    actions = [format_action(a) for a in state.legal_actions()]
+    _emit(args, {"actor": state.current_seat, "phase": state.phase, "actions": actions}, "\n".join(actions))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    state = _load_position(args.file)
+    parsed = [(text, parse_action(text)) for text in args.actions]  # all shapes first: exit 2 on any
+    for text, action in parsed:
+        try:
+            state.apply(action)
+        except IllegalActionError as e:
+            if args.json:
+                print(json.dumps({"error": e.reason, "rule": e.rule, "action": text,
+                                  "canonical": format_action(action)}))
+            print(f"illegal action {text!r}: {e.reason} [{e.rule}]", file=sys.stderr)
+            return 1
+    position = _format_position(state)
+    _emit(args, {"position": position, "actor": state.current_seat, "phase": state.phase,
+                 "actions": [format_action(a) for a in (p[1] for p in parsed)]}, position.rstrip("\n"))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .record import parse_record, replay
+
+    record = parse_record(_read(args.record))
+    state = replay(record, check_result=False)
+    hands = []
+    lines = []
+    running = list(record.totals)
+    for i, r in enumerate(state.hand_results, start=1):
+        scores = [r["sides"][s]["total"] for s in (0, 1)]
+        running = [running[0] + scores[0], running[1] + scores[1]]
+        hands.append({"hand": i, "went_out": r["went_out"], "concealed": r["concealed"],
+                      "scores": {SIDE_NAMES[0]: scores[0], SIDE_NAMES[1]: scores[1]},
+                      "totals": {SIDE_NAMES[0]: running[0], SIDE_NAMES[1]: running[1]}})
+        out = f"{r['went_out']} went out{' concealed' if r['concealed'] else ''}" if r["went_out"] else "no one out"
+        lines.append(f"hand {i}: NS {scores[0]:+d} EW {scores[1]:+d}  ({out}; totals NS {running[0]} "
+                     f"EW {running[1]})")
+    winner = None if state.winner is None else SIDE_NAMES[state.winner]
+    ok = record.result is None or tuple(record.result) == tuple(state.totals)
+    lines.append(f"totals: NS {state.totals[0]} EW {state.totals[1]}")
+    lines.append(f"winner: {winner}" if winner else f"game not over (phase {state.phase})")
+    if record.result is not None:
+        lines.append("result line: " + ("matches" if ok else
+                                         f"DISAGREES (it says NS {record.result[0]} EW {record.result[1]})"))
+    _emit(args, {"totals": {SIDE_NAMES[0]: state.totals[0], SIDE_NAMES[1]: state.totals[1]},
+                 "hands": hands, "winner": winner, "phase": state.phase, "actions": len(record.actions),
+                 "result_ok": ok, "result": None if record.result is None else list(record.result)},
+          "\n".join(lines))
+    if not ok:
+        print(f"{PROG}: result line {record.result_line} disagrees: the record says NS {record.result[0]} "  # type: ignore[index]
+              f"EW {record.result[1]}, the actions give NS {state.totals[0]} EW {state.totals[1]}",  # type: ignore[index]
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from .selfplay import run_selfplay
+
+    if args.hands < 0:
+        raise UsageError(f"--hands must be 0 or more, not {args.hands}")
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    report = run_selfplay(args.hands, args.seed, check=not args.no_check, progress=progress,
+                          options=_options(args.options))
+    _emit(args, report.to_dict(), report.format())
+    return 1 if report.violations else 0
+
+
+# ------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (subcommands deal, legal, play, replay, selfplay)."""
+    def flags(default: object) -> argparse.ArgumentParser:
+        # separate parsers: argparse shares action objects with the parsers built from a parent
+        f = argparse.ArgumentParser(add_help=False)
+        f.add_argument("--json", action="store_true", default=default, help="print one JSON object to stdout")
+        f.add_argument("--compact", action="store_true", default=default, help="with --json, print it on one line")
+        return f
+
+    # top level: defaults False; subcommands: SUPPRESS, so --json works before or after the subcommand
+    p = _Parser(prog=PROG, parents=[flags(False)],
+                description="Classic partnership Canasta: rules engine and tutor on the command line.")
+    common = flags(argparse.SUPPRESS)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    d = sub.add_parser("deal", parents=[common], help="print the position right after a seeded deal")
+    d.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    d.add_argument("--score-ns", type=int, default=0, metavar="N", help="NS total before the deal")
+    d.add_argument("--score-ew", type=int, default=0, metavar="N", help="EW total before the deal")
+    d.add_argument("--options", default="", help='rule options, e.g. "black_three=stops wild_limit=half"')
+    d.set_defaults(func=cmd_deal)
+
+    lg = sub.add_parser("legal", parents=[common], help="list the legal actions in a position file")
+    lg.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    lg.set_defaults(func=cmd_legal)
+
+    pl = sub.add_parser("play", parents=[common], help="apply actions to a position and print the result")
+    pl.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    pl.add_argument("actions", metavar="ACTION", nargs="+", help="an action, quoted: 'meld K K K'")
+    pl.set_defaults(func=cmd_play)
+
+    rp = sub.add_parser("replay", parents=[common], help="replay a game record and print the scores")
+    rp.add_argument("record", metavar="RECORD", help="record file, or - for stdin")
+    rp.set_defaults(func=cmd_replay)
+
+    sp = sub.add_parser("selfplay", parents=[common], help="random self-play: speed and invariant checks")
+    sp.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the first game and of the random players")
+    sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (for speed)")
+    sp.add_argument("--options", default="", help="rule options")
+    sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress bar on stderr (default: when stderr is a terminal)")
+    sp.set_defaults(func=cmd_selfplay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    json_wanted = "--json" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args))
+    except SystemExit as e:  # --help, or argparse bailing out some other way
+        return int(e.code or 0) if isinstance(e.code, int) or e.code is None else 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError) as e:
+        message = _one_line(e)
+        if json_wanted:
+            print(json.dumps({"error": message}))
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, FileNotFoundError):
+        return f"no such file: {e.filename!r}"
+    if isinstance(e, IsADirectoryError):
+        return f"{e.filename!r} is a directory, not a file"
+    if isinstance(e, OSError) and e.filename is not None:
+        return f"cannot read {e.filename!r}: {e.strerror}"
+    text = str(e) or type(e).__name__
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,281 @@
+"""Invariants of a game state: what must hold after every action.
+
+:func:`check_invariants` returns a list of messages, empty when every invariant
+holds.  It is run after every action of the random self-play soak
+(:mod:`canasta_tutor.selfplay`), so it is written to be fast, and it recomputes
+what it checks from the cards themselves rather than trusting the engine's own
+bookkeeping: the hand scores in particular are recounted from a separate table
+of card values, not with :meth:`State.score_hand`.
+
+>>> from canasta_tutor import Game
+>>> state = Game().new_initial_state(seed=7)
+>>> check_invariants(state)
+[]
+>>> state.stock.pop() >= 0           # lose a card
+True
+>>> check_invariants(state)
+['107 cards in play, not 108']
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .cards import (
+    BLACK_THREE,
+    CARD_CODE,
+    CARD_KIND,
+    DEUCE,
+    JOKER,
+    KIND_NAMES,
+    NUM_CARDS,
+    NUM_KINDS,
+    RED_THREE,
+)
+from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, SEATS, TARGET, State, minimum_for
+
+_FREEZERS_ALWAYS = frozenset((JOKER, DEUCE, RED_THREE))
+_OVER = (HAND_OVER, GAME_OVER)
+
+
+def _value_of_code(code: str) -> int:
+    """Card values of R-CARDS-3 from the card code alone (independent of cards.CARD_VALUE)."""
+    rank, suit = code[0], code[1]
+    if code == "JK":
+        return 50
+    if rank in "2A":
+        return 20
+    if rank in "89TJQK":
+        return 10
+    if rank in "4567":
+        return 5
+    # threes: black 5, red 0 (a red three only scores as a bonus)
+    return 5 if suit in "SC" else 0
+
+
+_VALUE = tuple(_value_of_code(c) for c in CARD_CODE)
+_IS_WILD_CODE = tuple(c == "JK" or c[0] == "2" for c in CARD_CODE)
+_IS_RED3_CODE = tuple(c[0] == "3" and c[1] in "HD" for c in CARD_CODE)
+
+
+def check_invariants(state: State, start_totals: Sequence[int] | None = None) -> list[str]:
+    """Every invariant that fails in ``state``, as a message; ``[]`` when all hold.
+
+    ``start_totals`` (the totals the game started from) adds the check that the
+    totals equal them plus every hand's score.
+    """
+    v: list[str] = []
+    opts = state.options
+    phase = state.phase
+    if phase not in PHASES:
+        return [f"unknown phase {phase!r}"]
+    playing = phase not in _OVER
+
+    # -------- every card exactly once (R-CARDS-1)
+    cards = state.cards_everywhere()
+    if len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
+        seen: set[int] = set()
+        dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        msg = f"{len(cards)} cards in play, not {NUM_CARDS}"
+        if dup:
+            msg += f"; twice: {' '.join(CARD_CODE[c] if 0 <= c < NUM_CARDS else str(c) for c in dup)}"
+        v.append(msg)
+    if any(not 0 <= c < NUM_CARDS for c in cards):
+        v.append("a card id outside 0..107")
+        return v
+
+    # -------- hands: kinds, sizes, red threes, known counts
+    hands = state.hands
+    for seat in range(4):
+        h = hands[seat]
+        size = 0
+        for k in range(NUM_KINDS):
+            lst = h[k]
+            size += len(lst)
+            for c in lst:
+                if CARD_KIND[c] != k:
+                    v.append(f"{SEATS[seat]} holds {CARD_CODE[c]} among the {KIND_NAMES[k]}")
+            if state.known[seat][k] > len(lst) or state.known[seat][k] < 0:
+                v.append(f"{SEATS[seat]}: {state.known[seat][k]} {KIND_NAMES[k]} known to the table, but holds "
+                         f"{len(lst)}")
+        if size != state.hand_size[seat]:
+            v.append(f"{SEATS[seat]}: hand_size {state.hand_size[seat]} but holds {size} cards")
+        if h[RED_THREE] and state.first_turn_done[seat]:
+            v.append(f"{SEATS[seat]} holds a red three after their first turn (R-RED-1, R-RED-2)")
+        if playing and size == 0:
+            v.append(f"{SEATS[seat]} holds no cards while the hand is being played (R-OUT-4)")
+    for side in (0, 1):
+        for c in state.red3[side]:
+            if not _IS_RED3_CODE[c]:
+                v.append(f"{CARD_CODE[c]} laid out among the red threes of {('NS', 'EW')[side]}")
+
+    # -------- melds (R-MELD-1..4)
+    for side in (0, 1):
+        sname = ("NS", "EW")[side]
+        for k, (nat, wild) in state.melds[side].items():
+            if k in (JOKER, DEUCE, RED_THREE) or not 0 <= k < NUM_KINDS:
+                v.append(f"{sname} has a meld of {KIND_NAMES[k] if 0 <= k < NUM_KINDS else k} (R-MELD-3, R-RED-1)")
+                continue
+            for c in nat:
+                if CARD_KIND[c] != k:
+                    v.append(f"{sname} meld of {KIND_NAMES[k]} holds {CARD_CODE[c]} as a natural (R-MELD-1)")
+            for c in wild:
+                if not _IS_WILD_CODE[c]:
+                    v.append(f"{sname} meld of {KIND_NAMES[k]} holds {CARD_CODE[c]} as a wild card (R-CARDS-2)")
+            if k == BLACK_THREE:
+                if wild or not 3 <= len(nat) <= 4:
+                    v.append(f"{sname} black-three meld of {len(nat)} naturals and {len(wild)} wilds (R-MELD-4)")
+                if playing:
+                    if not (phase == MELD and (state.turn & 1) == side and state.must_out):
+                        v.append(f"{sname} has black threes melded, but no player of the side must go out "
+                                 "this turn (R-MELD-4)")
+                elif state.went_out is None or (state.went_out & 1) != side:
+                    v.append(f"{sname} melded black threes but did not go out (R-MELD-4)")
+            else:
+                if len(nat) < 2:
+                    v.append(f"{sname} meld of {KIND_NAMES[k]} has {len(nat)} naturals (R-MELD-2)")
+                if len(wild) > opts.wild_cap(len(nat)):
+                    v.append(f"{sname} meld of {KIND_NAMES[k]} has {len(wild)} wild cards to {len(nat)} naturals "
+                             "(R-MELD-2)")
+                if len(nat) + len(wild) < 3:
+                    v.append(f"{sname} meld of {KIND_NAMES[k]} has {len(nat) + len(wild)} cards (R-MELD-1)")
+
+    # -------- the pile and its freeze (R-FRZ-2, R-FRZ-3, R-FRZ-4)
+    pile = state.pile
+    first = -1
+    b3_freezes = opts.black_three == "freezes"
+    for i, c in enumerate(pile):
+        kind = CARD_KIND[c]
+        if kind in _FREEZERS_ALWAYS or (kind == BLACK_THREE and b3_freezes):
+            first = i
+            break
+    if state.freeze_at != first:
+        v.append(f"freeze_at is {state.freeze_at}, but the lowest freezing card of the pile is at {first}")
+
+    # -------- phase, turn and pending melds
+    if not 0 <= state.turn < 4:
+        v.append(f"turn {state.turn} is not a seat")
+    side = state.turn & 1
+    if playing:
+        if not state.first_turn_done[state.turn]:
+            v.append(f"{SEATS[state.turn]} is playing a first turn not marked as started")
+        if phase == ANSWER and state.pending:
+            v.append("a partner is answering 'may I go out?' after melds were shown (R-ASK-4)")
+        if phase == DRAW and state.pending and not state.shown:
+            v.append(f"pending {state.pending} in the draw phase without shown melds")
+        if state.shown and (phase != DRAW or state.initial[side]):
+            v.append("melds shown to take the pack outside the draw phase, or by a side already down")
+        for s in (0, 1):
+            if state.initial[s] and not state.melds[s]:
+                v.append(f"{('NS', 'EW')[s]} has made its initial meld but has no melds")
+            if not state.initial[s] and state.melds[s]:
+                points = sum(_VALUE[c] for nat, wild in state.melds[s].values() for c in nat + wild)
+                if s != side:
+                    v.append(f"{('NS', 'EW')[s]} has melds but no initial meld, outside its turn (R-MIN-1)")
+                elif points != state.pending:
+                    v.append(f"{('NS', 'EW')[s]} melded {points} this turn, but pending is {state.pending}")
+                elif phase == MELD and points >= state.minimums[s]:
+                    v.append(f"{('NS', 'EW')[s]} melded {points}, reaching its minimum, but is not marked "
+                             "as down (R-MIN-2)")
+        if state.totals != state.deal_totals:
+            v.append(f"totals {state.totals} changed during the hand from {state.deal_totals}")
+        if len(state.hand_results) != state.deal_no:
+            v.append(f"{len(state.hand_results)} hand results in deal {state.deal_no}")
+    expected_min = [minimum_for(t) for t in state.deal_totals]
+    if list(state.minimums) != expected_min:
+        v.append(f"minimums {state.minimums}, but deal totals {state.deal_totals} give {expected_min} (R-MIN-1)")
+
+    # -------- the end of a hand: who went out, and the score (R-SCORE-1..3)
+    if not playing:
+        v.extend(_check_hand_end(state))
+    if start_totals is not None:
+        want = [start_totals[s] + sum(r["sides"][s]["total"] for r in state.hand_results) for s in (0, 1)]
+        if list(state.totals) != want:
+            v.append(f"totals {state.totals}, but the start {list(start_totals)} plus the hands make {want}")
+    return v
+
+
+def _concealed_by_history(state: State, seat: int) -> bool:
+    """Whether ``seat`` went out concealed, from the hand's actions (R-CONC-1).
+
+    Concealed: no meld, addition or taken pack by that seat in an earlier turn of
+    the deal; melds in the turn that goes out, with or without a final discard,
+    do not count.  Turns move on only by a discard.
+    """
+    hist = state.history
+    start = len(hist)
+    while start > 0 and hist[start - 1] != ("deal",):
+        start -= 1
+    turn = (state.dealer + 1) % 4
+    melded_earlier = False
+    melded_now = False
+    # the last action is the one that went out: its turn is not an "earlier" one
+    for a in hist[start:-1]:
+        verb = a[0]
+        if verb in ("meld", "add", "take") and turn == seat:
+            melded_now = True
+        elif verb == "discard":
+            if turn == seat and melded_now:
+                melded_earlier = True
+            melded_now = False
+            turn = (turn + 1) % 4
+    return not melded_earlier
+
+
+def _check_hand_end(state: State) -> list[str]:
+    v: list[str] = []
+    if len(state.hand_results) != state.deal_no + 1:
+        return [f"{len(state.hand_results)} hand results at the end of deal {state.deal_no}"]
+    result = state.hand_results[-1]
+    if result.get("deal") != state.deal_no:
+        v.append(f"the last hand result is for deal {result.get('deal')}, not {state.deal_no}")
+    empty = [s for s in range(4) if state.hand_size[s] == 0]
+    if len(empty) > 1:
+        v.append(f"{len(empty)} players hold no cards")
+    out = empty[0] if empty else None
+    if state.went_out != out:
+        v.append(f"went_out is {state.went_out}, but the empty hand is {out} (R-OUT-1)")
+    if out is not None:
+        if not any(len(n) >= 4 and len(n) + len(w) >= 7 for n, w in state.melds[out & 1].values()):
+            v.append(f"{SEATS[out]} went out, but their side has no canasta (R-OUT-1)")
+        concealed = _concealed_by_history(state, out)
+        if concealed != bool(state.concealed):
+            v.append(f"{SEATS[out]} went out {'concealed' if concealed else 'not concealed'} by the "
+                     f"actions, but the state says concealed={state.concealed} (R-CONC-1)")
+    else:
+        concealed = False
+    deal_totals = state.deal_totals
+    for side in (0, 1):
+        sname = ("NS", "EW")[side]
+        melds = state.melds[side]
+        melded = 0
+        bonus = 0
+        for nat, wild in melds.values():
+            melded += sum(_VALUE[c] for c in nat) + sum(_VALUE[c] for c in wild)
+            if len(nat) >= 4 and len(nat) + len(wild) >= 7:
+                bonus += 300 if wild else 500
+        reds = len(state.red3[side])
+        red = 800 if reds == 4 else 100 * reds
+        if not melds:
+            red = -red
+        going_out = 100 if out is not None and (out & 1) == side else 0
+        conc = 100 if going_out and concealed else 0
+        in_hand = sum(_VALUE[c] for seat in (side, side + 2) for kind in state.hands[seat] for c in kind)
+        want = melded + bonus + red + going_out + conc - in_hand
+        got = result["sides"][side]["total"]
+        if got != want:
+            v.append(f"{sname} scored {got} for the hand; the cards give {want} (melded {melded}, canastas "
+                     f"{bonus}, red threes {red}, out {going_out}, concealed {conc}, in hand -{in_hand}) "
+                     "(R-SCORE-1..3)")
+        if state.totals[side] != deal_totals[side] + got:
+            v.append(f"{sname} total {state.totals[side]} is not {deal_totals[side]} + {got} (R-SCORE-4)")
+    a, b = state.totals
+    over = (a >= TARGET or b >= TARGET) and a != b
+    if over != (state.phase == GAME_OVER):
+        v.append(f"totals {a} and {b}, but the phase is {state.phase} (R-GAME-1, R-GAME-2)")
+    if over and state.winner != (0 if a > b else 1):
+        v.append(f"totals {a} and {b}, but the winner is {state.winner} (R-GAME-2)")
+    return v
+
+
+__all__ = ["check_invariants"]

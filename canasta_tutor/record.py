@@ -1,0 +1,311 @@
+"""Game records: a header and every action, replayable to the same final state.
+
+A record is plain text; ``#`` starts a comment.  The header says how the game
+began (everything :meth:`Game.new_initial_state <canasta_tutor.game.Game.new_initial_state>`
+needs), then each action is one line, the acting seat first, and the last line
+gives the final totals, which :func:`replay` checks::
+
+    # canasta-tutor game record
+    seed: 42
+    options: black_three=stops
+    players: N, E, S, W
+    totals: 0 0
+    dealer: draw
+    seats: N=N E=E S=S W=W
+    actions:
+    S draw
+    S meld K K K
+    ...
+    result: NS 1234 EW -560
+
+- ``options``: :meth:`RuleOptions.format` words; empty or absent for the defaults.
+- ``players``: the names passed to the game.  With ``dealer: draw`` this is the
+  order they drew for seats, and ``seats`` (checked on replay, optional) shows
+  where the draw put them; with a seat letter as dealer (the draw was skipped)
+  they are the players by seat, N E S W.
+- ``totals``: the starting totals (NS then EW); absent means 0 0.
+
+>>> from canasta_tutor import Game
+>>> state = Game().new_initial_state(seed=4)
+>>> state.apply(("draw",))
+>>> rec = parse_record(format_record(state))
+>>> rec.seed, rec.dealer, len(rec.actions)
+(4, 'draw', 1)
+>>> replay(rec).history == state.history
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .actions import format_action, parse_action
+from .errors import CanastaError, IllegalActionError, NotationError
+from .game import Game
+from .options import RuleOptions
+from .state import SEATS, SIDE_NAMES, Action, State
+
+HEADER_LINE = "# canasta-tutor game record"
+
+
+class RecordMismatchError(NotationError):
+    """The record replays, but not to the totals its ``result`` line gives."""
+
+
+@dataclass
+class Record:
+    """A parsed game record.
+
+    ``actions`` holds ``(seat, action)`` pairs and ``action_lines`` the line
+    number of each, for error messages.  ``dealer`` is ``"draw"`` when the game
+    began with the draw for seats, else the first dealer's seat letter.
+    """
+
+    seed: int = 0
+    options: RuleOptions = field(default_factory=RuleOptions)
+    players: tuple[str, str, str, str] = ("N", "E", "S", "W")
+    totals: tuple[int, int] = (0, 0)
+    dealer: str = "draw"
+    seats: tuple[str, str, str, str] | None = None
+    actions: list[tuple[str, Action]] = field(default_factory=list)
+    action_lines: list[int] = field(default_factory=list)
+    result: tuple[int, int] | None = None
+    result_line: int | None = None
+
+    def initial_state(self) -> State:
+        """The state before the first action."""
+        dealer = None if self.dealer == "draw" else self.dealer
+        return Game(self.options).new_initial_state(self.seed, players=self.players, totals=self.totals,
+                                                    dealer=dealer)
+
+
+def start_totals(state: State) -> tuple[int, int]:
+    """The totals the game started from: today's totals less every hand's score.
+
+    >>> from canasta_tutor import Game
+    >>> start_totals(Game().new_initial_state(seed=1, totals=(1500, -20)))
+    (1500, -20)
+    """
+    got = list(state.totals)
+    for r in state.hand_results:
+        for s in (0, 1):
+            got[s] -= r["sides"][s]["total"]
+    return (got[0], got[1])
+
+
+def _players_in(state: State) -> tuple[str, str, str, str]:
+    if state.seat_draws:
+        order = [d.player for d in state.seat_draws[:4]]
+        return (order[0], order[1], order[2], order[3])
+    p = state.players
+    return (p[0], p[1], p[2], p[3])
+
+
+def _check_name(name: str) -> str:
+    if not name or "," in name or "=" in name or name != name.strip() or "\n" in name:
+        raise NotationError(f"player name {name!r} cannot be written in a record "
+                            "(no commas, '=' or surrounding spaces)", field="players")
+    return name
+
+
+def format_record(state: State, start: Sequence[int] | None = None) -> str:
+    """The record of a game so far: header, every action in ``state.history``, result.
+
+    ``start`` gives the starting totals; by default they are worked out from
+    the hand results (:func:`start_totals`).
+    """
+    begin = tuple(start) if start is not None else start_totals(state)
+    players = tuple(_check_name(p) for p in _players_in(state))
+    lines = [HEADER_LINE, f"seed: {state.seed}"]
+    opts = state.options.format()
+    if opts:
+        lines.append(f"options: {opts}")
+    lines.append(f"players: {', '.join(players)}")
+    if tuple(begin) != (0, 0):
+        lines.append(f"totals: {begin[0]} {begin[1]}")
+    if state.seat_draws:
+        lines.append("dealer: draw")
+        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players)))
+    else:
+        # the first dealer: the dealer now, moved back one seat per deal since
+        lines.append(f"dealer: {SEATS[(state.dealer - state.deal_no) % 4]}")
+    lines.append("actions:")
+    # rebuild the seat of each action by replaying on a copy of the initial state
+    rec = Record(seed=state.seed, options=state.options, players=players,  # type: ignore[arg-type]
+                 totals=(int(begin[0]), int(begin[1])),
+                 dealer="draw" if state.seat_draws else SEATS[(state.dealer - state.deal_no) % 4])
+    s = rec.initial_state()
+    for a in state.history:
+        if a == ("deal",):
+            r = s.hand_results[-1]["sides"]
+            lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0]['total']} "
+                         f"{SIDE_NAMES[1]} {r[1]['total']}; totals {s.totals[0]} {s.totals[1]}")
+        lines.append(f"{s.current_seat} {format_action(a)}")
+        why = s.explain(a)
+        if why is not None:
+            raise NotationError(f"the state's history does not replay from seed {state.seed}: "
+                                f"{format_action(a)} is illegal at action {len(s.history) + 1}: {why}")
+        s.apply_unchecked(a)
+    if s.phase in ("hand_over", "game_over") and (not state.history or state.history[-1] != ("deal",)):
+        r = s.hand_results[-1]["sides"]
+        lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0]['total']} "
+                     f"{SIDE_NAMES[1]} {r[1]['total']}; totals {s.totals[0]} {s.totals[1]}")
+    if s.totals != state.totals:
+        raise NotationError(f"the history replays to totals {s.totals}, not {state.totals}: "
+                            "the start totals are wrong")
+    lines.append(f"result: {SIDE_NAMES[0]} {state.totals[0]} {SIDE_NAMES[1]} {state.totals[1]}")
+    return "\n".join(lines) + "\n"
+
+
+def _int(text: str, line: int, name: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"{text!r} is not a whole number", line=line, field=name) from None
+
+
+def _totals(value: str, line: int, name: str) -> tuple[int, int]:
+    words = value.split()
+    if len(words) == 4 and words[0].upper() == "NS" and words[2].upper() == "EW":
+        words = [words[1], words[3]]
+    if len(words) != 2:
+        raise NotationError(f"{value!r}: give two totals, NS then EW, like '0 0' or 'NS 0 EW 0'",
+                            line=line, field=name)
+    return (_int(words[0], line, name), _int(words[1], line, name))
+
+
+def parse_record(text: str) -> Record:
+    """Parse a record's text (no replay; see :func:`replay`).
+
+    Errors are :class:`NotationError` naming the line and field.
+    """
+    rec = Record()
+    seen: set[str] = set()
+    in_actions = False
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if in_actions:
+            if line.lower().startswith("result:"):
+                rec.result = _totals(line.split(":", 1)[1], no, "result")
+                rec.result_line = no
+                in_actions = False
+                continue
+            seat, _, rest = line.partition(" ")
+            if seat.upper() not in ("N", "E", "S", "W") or len(seat) != 1:
+                raise NotationError(f"{line!r}: an action line starts with the seat that acts (N, E, S or W)",
+                                    line=no, field="actions")
+            try:
+                action = parse_action(rest)
+            except NotationError as e:
+                raise NotationError(e.message, line=no, field="actions") from None
+            rec.actions.append((seat.upper(), action))
+            rec.action_lines.append(no)
+            continue
+        name, sep, value = line.partition(":")
+        name = name.strip().lower()
+        value = value.strip()
+        if not sep:
+            raise NotationError(f"{line!r}: expected 'name: value' (seed, options, players, totals, dealer, "
+                                "seats, actions, result)", line=no)
+        if name in seen:
+            raise NotationError(f"{name} is given twice", line=no, field=name)
+        seen.add(name)
+        if name == "seed":
+            rec.seed = _int(value, no, name)
+        elif name == "options":
+            try:
+                rec.options = RuleOptions.parse(value)
+            except NotationError as e:
+                raise NotationError(e.message, line=no, field=name) from None
+        elif name == "players":
+            names = [p.strip() for p in value.split(",")]
+            if len(names) != 4 or not all(names):
+                raise NotationError(f"{value!r}: name four players separated by commas", line=no, field=name)
+            if len(set(names)) != 4:
+                raise NotationError(f"{value!r}: the four players need different names", line=no, field=name)
+            rec.players = (names[0], names[1], names[2], names[3])
+        elif name == "totals":
+            rec.totals = _totals(value, no, name)
+        elif name == "dealer":
+            v = value.lower()
+            if v == "draw":
+                rec.dealer = "draw"
+            elif v.upper() in ("N", "E", "S", "W") and len(v) == 1:
+                rec.dealer = v.upper()
+            else:
+                raise NotationError(f"{value!r}: the dealer is 'draw' or a seat, N, E, S or W", line=no,
+                                    field=name)
+        elif name == "seats":
+            got: dict[str, str] = {}
+            for word in value.split():
+                s, eq, p = word.partition("=")
+                if not eq or s.upper() not in ("N", "E", "S", "W") or not p or s.upper() in got:
+                    raise NotationError(f"{value!r}: write each seat once, like 'N=Ann E=Bob S=Cy W=Di'",
+                                        line=no, field=name)
+                got[s.upper()] = p
+            if len(got) != 4:
+                raise NotationError(f"{value!r}: give all four seats", line=no, field=name)
+            rec.seats = (got["N"], got["E"], got["S"], got["W"])
+        elif name == "actions":
+            if value:
+                raise NotationError("actions follow on the next lines, one per line", line=no, field=name)
+            in_actions = True
+        elif name == "result":
+            rec.result = _totals(value, no, name)
+            rec.result_line = no
+        else:
+            raise NotationError(f"unknown field {name!r}; fields are seed, options, players, totals, dealer, "
+                                "seats, actions, result", line=no, field=name)
+    if "seed" not in seen:
+        raise NotationError("the record has no 'seed:' line", field="seed")
+    if rec.seats is not None and rec.dealer != "draw":
+        raise NotationError("'seats:' belongs with 'dealer: draw'; otherwise players are given by seat",
+                            field="seats")
+    return rec
+
+
+def replay(record: Record, check_result: bool = True) -> State:
+    """Replay a record with the checked :meth:`State.apply`; return the final state.
+
+    Each line's seat must be the seat to act.  An illegal action raises
+    :class:`NotationError` naming the line and quoting the rule; with
+    ``check_result`` a ``result`` line that disagrees with the final totals
+    raises :class:`RecordMismatchError`.
+    """
+    try:
+        state = record.initial_state()
+    except (CanastaError, ValueError) as e:
+        raise NotationError(f"cannot start the game: {e}", field="header") from None
+    if record.seats is not None and tuple(state.players) != tuple(record.seats):
+        got = " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players))
+        raise NotationError(f"the draw for seats gives {got}, not the record's seats", field="seats")
+    lines = record.action_lines or [None] * len(record.actions)  # type: ignore[list-item]
+    for (seat, action), no in zip(record.actions, lines):
+        text = format_action(action)
+        if state.current_seat is None:
+            raise NotationError(f"{seat} {text}: the game is already over", line=no, field="actions")
+        if seat != state.current_seat:
+            raise NotationError(f"{seat} {text}: it is {state.current_seat}'s turn to act, not {seat}'s",
+                                line=no, field="seat")
+        try:
+            state.apply(action)
+        except IllegalActionError as why:
+            raise NotationError(f"{seat} {text} is illegal here: {why}", line=no, field="actions") from None
+    if check_result and record.result is not None and tuple(state.totals) != tuple(record.result):
+        raise RecordMismatchError(
+            f"the record gives the result NS {record.result[0]} EW {record.result[1]}, but the actions "
+            f"replay to NS {state.totals[0]} EW {state.totals[1]}", line=record.result_line, field="result")
+    return state
+
+
+def load_record(path: str) -> Record:
+    """Read and parse a record file."""
+    with open(path, encoding="utf-8") as f:
+        return parse_record(f.read())
+
+
+__all__ = ["Record", "RecordMismatchError", "format_record", "parse_record", "replay", "start_totals",
+           "load_record"]

@@ -1,0 +1,76 @@
+"""Random self-play soak: thousands of hands of random legal actions, every state checked."""
+
+from __future__ import annotations
+
+import time
+
+from canasta_tutor import RuleOptions
+from canasta_tutor.selfplay import SelfplayReport, run_selfplay
+
+
+def test_soak_2000_hands_without_violations() -> None:
+    """2,000 hands (several hundred games) of random play: every invariant holds after every action,
+    legal_actions() is never empty before the game ends, lists each action once, does not change the
+    state, and explain() accepts every action it lists."""
+    start = time.perf_counter()
+    report = run_selfplay(hands=2000, seed=2024)
+    assert report.hands == 2000
+    assert report.violations == 0, report.messages
+    assert report.actions > 100 * report.hands
+    assert report.games > 100
+    assert time.perf_counter() - start < 120
+
+
+def test_soak_under_other_rule_options() -> None:
+    """The same checks under the non-default options (R-FRZ-3 'stops', R-MELD-2 'half', R-DEAL-5 chain)."""
+    for i, text in enumerate(["black_three=stops", "wild_limit=half", "upcard_chain=wild_only",
+                              "upcard_chain=wild_or_red_three black_three=stops"]):
+        report = run_selfplay(hands=150, seed=300 + i, options=RuleOptions.parse(text))
+        assert report.violations == 0, (text, report.messages)
+
+
+def test_report_fields_and_determinism() -> None:
+    a = run_selfplay(hands=20, seed=7, check=False)
+    b = run_selfplay(hands=20, seed=7, check=False)
+    assert isinstance(a, SelfplayReport)
+    assert (a.hands, a.actions, a.games) == (b.hands, b.actions, b.games)
+    d = a.to_dict()
+    for key in ("hands", "actions", "seconds", "hands_per_s", "us_per_action", "violations", "messages"):
+        assert key in d
+    assert a.hands_per_s > 0 and a.us_per_action > 0
+    assert "hands per second" in a.format()
+
+
+def test_zero_hands() -> None:
+    report = run_selfplay(hands=0, seed=1)
+    assert report.hands == 0 and report.actions == 0 and report.violations == 0
+
+
+def test_negative_hands_is_an_error() -> None:
+    import pytest
+
+    with pytest.raises(ValueError):
+        run_selfplay(hands=-1, seed=1)
+
+
+def test_violations_are_reported(monkeypatch) -> None:
+    """A broken invariant is counted and described, and play goes on with a new game."""
+    import canasta_tutor.selfplay as sp
+
+    calls = {"n": 0}
+
+    def fake_check(state, start_totals=None):
+        calls["n"] += 1
+        return ["boom"] if calls["n"] == 5 else []
+
+    monkeypatch.setattr(sp, "check_invariants", fake_check)
+    report = sp.run_selfplay(hands=3, seed=1)
+    assert report.violations == 1
+    assert report.messages and report.messages[0].endswith(": boom")
+    assert report.hands == 3
+
+
+def test_progress_bar_goes_to_stderr(capsys) -> None:
+    run_selfplay(hands=2, seed=3, check=False, progress=True)
+    out, err = capsys.readouterr()
+    assert out == ""
