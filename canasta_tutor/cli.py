@@ -1,4 +1,4 @@
-"""The ``canasta-tutor`` command: deal, list legal actions, play, replay, self-play.
+"""The ``canasta-tutor`` command: deal, legal actions, play, replay, self-play, hint, match.
 
 Plain text by default; ``--json`` prints one JSON object to stdout for machines.
 Exit codes: 0 success; 1 an illegal action (``play``), a record whose result
@@ -153,9 +153,53 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 1 if report.violations else 0
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .hint import hint
+    from .observer import observe
+
+    if args.budget is not None and not 0 < args.budget <= 600:
+        raise UsageError(f"--budget must be between 0 and 600 seconds, not {args.budget}")
+    state = _load_position(args.file)
+    if state.actor is None:
+        raise UsageError("the game is over: there is nothing to hint")
+    h = hint(observe(state, state.actor), budget=args.budget, seed=args.seed)
+    data = h.to_dict()
+    data["seat"] = "NESW"[state.actor]
+    _emit(args, data, h.text() + f"\n({h.samples} samples, {h.elapsed_ms:.0f} ms)")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .bots import BOT_NAMES, make_state_policy
+    from .bots.match import run_match
+
+    for name in (args.bot_a, args.bot_b):
+        if name not in BOT_NAMES:
+            raise UsageError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+    if args.deals < 1:
+        raise UsageError(f"--deals must be 1 or more, not {args.deals}")
+    if args.budget is not None and not 0 < args.budget <= 60:
+        raise UsageError(f"--budget must be between 0 and 60 seconds, not {args.budget}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be 1 or more, not {args.workers}")
+    a = make_state_policy(args.bot_a, seed=args.seed, iterations=args.iterations, budget=args.budget)
+    b = make_state_policy(args.bot_b, seed=args.seed + 1, iterations=args.iterations, budget=args.budget)
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    report = run_match(a, b, args.deals, args.seed, progress=progress, workers=args.workers)
+    data = {"bot_a": args.bot_a, "bot_b": args.bot_b, **report.to_dict()}
+    lo, hi = report.margin_ci95
+    text = (f"{args.bot_a} vs {args.bot_b}: {report.deals} duplicate deals ({report.hands} hands)\n"
+            f"deals won by {args.bot_a}: {report.a_wins} of {report.deals}, ties {report.ties}: "
+            f"share {report.a_win_share:.1%}\n"
+            f"mean margin per deal: {report.margin_mean:+.1f} points (95% interval {lo:+.1f} to {hi:+.1f})\n"
+            f"speed: {data['hands_per_s']} hands/s over {report.seconds:.1f} s")
+    _emit(args, data, text)
+    return 0
+
+
 # ------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (subcommands deal, legal, play, replay, selfplay)."""
+    """The argument parser (subcommands deal, legal, play, replay, selfplay, hint, match)."""
     def flags(default: object) -> argparse.ArgumentParser:
         # separate parsers: argparse shares action objects with the parsers built from a parent
         f = argparse.ArgumentParser(add_help=False)
@@ -198,6 +242,26 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
     sp.set_defaults(func=cmd_selfplay)
+
+    h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
+    h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    h.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="search for this long (default: a fixed number of samples, capped at 0.8 s)")
+    h.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    h.set_defaults(func=cmd_hint)
+
+    m = sub.add_parser("match", parents=[common], help="a duplicate match between two bots")
+    m.add_argument("bot_a", metavar="BOT_A", help="random, rules-of-thumb or expert")
+    m.add_argument("bot_b", metavar="BOT_B", help="random, rules-of-thumb or expert")
+    m.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
+    m.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    m.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="the expert's time cap per decision (default: none, a fixed number of samples)")
+    m.add_argument("--iterations", type=int, default=24, help="the expert's samples per decision (default 24)")
+    m.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
+    m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    m.set_defaults(func=cmd_match)
     return p
 
 

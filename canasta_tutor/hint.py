@@ -329,7 +329,10 @@ def hint(obs: Observation, budget: float | None = None, seed: int = 0,
     plan = _plan(state, obs.seat, best.action, seed)
     best_text = format_action(best.action)
     reasons = [PRINCIPLES[p].sentence for p in ps]
-    expl = f"{best_text}: expected {best.mean:+.0f} ± {best.stderr:.0f} points for your side this hand."
+    if best.samples == 0:
+        expl = f"{best_text} is the only legal action here."
+    else:
+        expl = f"{best_text}: expected {best.mean:+.0f} ± {best.stderr:.0f} points for your side this hand."
     if reasons:
         expl += " " + " ".join(reasons)
     if rules:

@@ -841,13 +841,28 @@ class State:
             cc = counts[:]
             cc[top] += 1
             cc[BLACK_THREE] = 0
-            best = max_meld_points(cc, summary, opts, keep=2 if len(self.pile) == 1 else 0)
-            if pending + best < need:
-                return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
-                        f"{pending + best}; your side needs {need}")
             if left < 2:
                 return ("R-PACK-5", "Keep the natural pair to take the pack")
-            return None
+            # after the take the hand must still hold a discard and a card to keep (R-OUT-2),
+            # unless the player can go out; the pile's other cards (red threes aside, R-RED-3)
+            # come into the hand too
+            rest_kinds = [CARD_KIND[c] for c in self.pile[:-1] if CARD_KIND[c] != RED_THREE]
+            rest = len(rest_kinds)
+            best = max_meld_points(cc, summary, opts, keep=max(0, 2 - rest))
+            if pending + best >= need and left + rest >= 4:
+                return None
+            loose = max_meld_points(cc, summary, opts, keep=max(0, 1 - rest))
+            if pending + loose >= need:
+                after = cc[:]
+                for kind in rest_kinds:
+                    after[kind] += 1
+                if self.answer is not False and can_go_out(after, summary, opts):
+                    return None  # the turn can end by going out
+            if pending + max(best, loose) < need:
+                return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
+                        f"{pending + max(best, loose)}; your side needs {need}")
+            return ("R-OUT-2", "Keep the natural pair and two more cards: after taking the pack you "
+                    "must still discard and keep a card")
         if k == BLACK_THREE:
             # must go out this very turn
             if self.answer is False:
@@ -869,7 +884,8 @@ class State:
                     return None
                 cc = counts[:]
                 best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts, keep=2)
-                if pending + best < need and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+                if pending + best < need and (self.answer is False or not can_go_out(
+                        counts, summary, opts, b3_on_table=b3_on_table)):
                     return ("R-MIN-1", f"Your melds this turn would count at most {pending + best}; "
                             f"your side's initial meld needs {need}")
                 if self.answer is False and left <= 1:
@@ -1013,6 +1029,10 @@ class State:
         self.hand_size[seat] -= n + j + d
         kn = self.known[seat]
         kn[k] = max(0, kn[k] - n)
+        if j:
+            kn[JOKER] = max(0, kn[JOKER] - j)
+        if d:
+            kn[DEUCE] = max(0, kn[DEUCE] - d)
         m = self.melds[side].get(k)
         if m is None:
             self.melds[side][k] = [nat, wild]

@@ -3,11 +3,60 @@
 - ``random``: a uniform choice among the legal actions.
 - ``rules-of-thumb``: a club player built from named principles.
 - ``expert``: determinized Monte Carlo search with rules-of-thumb playouts.
+
+Each bot is a callable ``bot(observation) -> action``.  For fast matches each
+also has a *state policy* ``policy(state, seat) -> action`` that reads only
+what the seat may know (the seat's own hand and public facts; the expert
+re-deals every hidden card before searching).
 """
 
 from __future__ import annotations
 
+import random
+from typing import Callable
+
+from ..state import State
+from .expert import ExpertBot, rot_policy
 from .random_bot import RandomBot
 from .rules_of_thumb import RulesOfThumbBot
 
-__all__ = ["RandomBot", "RulesOfThumbBot"]
+BOT_NAMES = ("random", "rules-of-thumb", "expert")
+
+
+class RandomStatePolicy:
+    """Uniform random legal action, seeded per decision so results do not depend on play order."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def __call__(self, state: State, seat: int) -> tuple:
+        legal = state.legal_actions()
+        rng = random.Random(hash((self.seed, state.seed, state.deal_no, len(state.history), seat)))
+        return legal[rng.randrange(len(legal))]
+
+
+def make_bot(name: str, seed: int = 0, iterations: int = 24, budget: float | None = None) -> Callable:
+    """A bot by name, as an observation policy."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "rules-of-thumb":
+        return RulesOfThumbBot()
+    if name == "expert":
+        return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget)
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+
+
+def make_state_policy(name: str, seed: int = 0, iterations: int = 24,
+                      budget: float | None = None) -> Callable[[State, int], tuple]:
+    """A bot by name, as a fast state policy for matches."""
+    if name == "random":
+        return RandomStatePolicy(seed)
+    if name == "rules-of-thumb":
+        return rot_policy
+    if name == "expert":
+        return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget).state_policy
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["RandomBot", "RulesOfThumbBot", "ExpertBot", "BOT_NAMES", "make_bot", "make_state_policy",
+           "RandomStatePolicy"]
