@@ -307,17 +307,19 @@ def analyse(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed: int = 
 
 
 def hint(obs: Observation, budget: float | None = None, seed: int = 0,
-         iterations: int = DEFAULT_ITERATIONS) -> Hint:
+         iterations: int = DEFAULT_ITERATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS) -> Hint:
     """The hint for the seat of ``obs``, which must be the seat to act.
 
     ``budget`` (seconds) searches for that long instead of a fixed number of
-    ``iterations``; a fixed number with the same ``seed`` gives the same hint.
+    ``iterations``.  By default the search takes ``iterations`` samples, stopping
+    early only if ``max_seconds`` run out; with ``max_seconds=None`` the same
+    ``seed`` always gives the same hint.
     """
     start = time.perf_counter()
     if budget is not None:
         state, est = analyse(obs, iterations=100000, seed=seed, max_seconds=budget)
     else:
-        state, est = analyse(obs, iterations=iterations, seed=seed)
+        state, est = analyse(obs, iterations=iterations, seed=seed, max_seconds=max_seconds)
     v = view_of_state(state, obs.seat, list(obs.legal_actions))
     best = est[0]
     ps, rules = principles_for(v, best.action)

@@ -417,6 +417,9 @@ class State:
         if self.initial[side] and not self.must_out and self.answer is None and size >= 5:
             # nothing can strand the player: every meld and addition the cards allow is legal
             self._meld_candidates(hand, self.melds[side], out, -1)
+        elif (not self.initial[side] and not self.pending and not self.must_out and self.answer is None
+              and not self._could_open(seat)):
+            pass  # no first meld can reach the minimum or go out: none is offered (R-MIN-1)
         else:
             cands: list[Action] = []
             self._meld_candidates(hand, self.melds[side], cands, -1)
@@ -475,25 +478,29 @@ class State:
         nj = len(hand[JOKER])
         nd = len(hand[DEUCE])
         cap = self.options.wild_caps
+        append = out.append
+        pair_wild = cap[2] >= 1 and (nj or nd)
         for k in _NATURAL_RANGE:
             n = len(hand[k])
-            m = melds.get(k)
+            m = melds.get(k) if melds else None
             if m is not None:
+                acts = _ADDS[k]
                 if n:
-                    out.append(("add", k, k))
+                    append(acts[0])
                 if len(m[1]) < cap[len(m[0])]:
                     if nj:
-                        out.append(("add", k, JOKER))
+                        append(acts[1])
                     if nd:
-                        out.append(("add", k, DEUCE))
+                        append(acts[2])
             elif n >= 2 and k != exclude:
+                acts = _MELDS[k]
                 if n >= 3:
-                    out.append(("meld", k, 3, 0, 0))
-                if cap[2] >= 1:
+                    append(acts[0])
+                if pair_wild:
                     if nj:
-                        out.append(("meld", k, 2, 1, 0))
+                        append(acts[1])
                     if nd:
-                        out.append(("meld", k, 2, 0, 1))
+                        append(acts[2])
         if self.phase == MELD:
             # black threes go down only when going out (R-MELD-4): always checked here, so the
             # fast path of legal_actions never offers a black-three meld that strands the player
@@ -634,18 +641,36 @@ class State:
             if not self.stock:
                 return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
                         "the stock is empty")
-            ok = can_go_out(self.hand_counts(seat), self.meld_summary(seat & 1), self.options,
-                            allow_discard=False)
+            ok = self._lone_naturals(seat) == 0 and can_go_out(
+                self.hand_counts(seat), self.meld_summary(seat & 1), self.options, allow_discard=False)
         else:
             if self.took_pack:
                 return ("R-ASK-4", "You can't ask after taking the pack")
             if self.melded_turn:
                 return ("R-ASK-4", "You can't ask after melding this turn")
-            ok = can_go_out(self.hand_counts(seat), self.meld_summary(seat & 1), self.options)
+            ok = self._lone_naturals(seat) <= 1 and can_go_out(
+                self.hand_counts(seat), self.meld_summary(seat & 1), self.options)
         if not ok:
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
                     "your whole hand with a canasta for your side")
         return None
+
+    def _could_open(self, seat: int) -> bool:
+        """Whether the hand holds an initial meld worth the minimum, or could go out concealed."""
+        counts = self.hand_counts(seat)
+        if max_meld_points(counts, {}, self.options, keep=2) >= self.minimums[seat & 1]:
+            return True
+        return self._lone_naturals(seat) <= 1 and can_go_out(counts, {}, self.options)
+
+    def _lone_naturals(self, seat: int) -> int:
+        """Naturals held singly with no meld to join: each can leave the hand only as the discard."""
+        hand = self.hands[seat]
+        melds = self.melds[seat & 1]
+        lone = 0
+        for k in _NATURAL_RANGE:
+            if len(hand[k]) == 1 and k not in melds:
+                lone += 1
+        return lone
 
     def _frozen_reason(self, side: int) -> str:
         if self.freeze_at >= 0:
@@ -1155,6 +1180,8 @@ class State:
 
 
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))
+_ADDS = tuple((("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
+_MELDS = tuple((("meld", k, 3, 0, 0), ("meld", k, 2, 1, 0), ("meld", k, 2, 0, 1)) for k in range(11))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {
