@@ -1,0 +1,69 @@
+"""Hint latency at the default budget, on one core (a script that prints figures).
+
+    .venv/bin/python benchmarks/hint_latency.py            # 240 positions
+    .venv/bin/python benchmarks/hint_latency.py --positions 300 --json
+
+Positions come from seeded rules-of-thumb self-play (benchmarks/positions.py),
+across all phases of a turn.  Each hint is computed from the seat's
+observation, exactly as the widget and the command line do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from positions import sample_positions  # noqa: E402
+
+from canasta_tutor.hint import hint  # noqa: E402
+from canasta_tutor.observer import observe  # noqa: E402
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=240)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    states = sample_positions(args.positions, seed=args.seed)
+    times = []
+    phases: Counter[str] = Counter()
+    from tqdm.auto import tqdm
+
+    for s in tqdm(states, desc="hints", disable=not sys.stderr.isatty()):
+        obs = observe(s, s.actor)
+        t = time.perf_counter()
+        hint(obs, seed=0)
+        times.append((time.perf_counter() - t) * 1000)
+        phases[s.phase] += 1
+    times.sort()
+    q = statistics.quantiles(times, n=100)
+    result = {
+        "positions": len(times),
+        "phases": dict(phases),
+        "p50_ms": round(q[49], 1),
+        "p95_ms": round(q[94], 1),
+        "max_ms": round(times[-1], 1),
+        "mean_ms": round(statistics.fmean(times), 1),
+        "cores": 1,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:10} {v}")
+
+
+if __name__ == "__main__":
+    main()

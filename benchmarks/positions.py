@@ -1,0 +1,38 @@
+"""Decision points taken from seeded self-play, for the hint benchmarks.
+
+Games are played by the rules-of-thumb bot; every few decisions where the
+seat to act has a real choice (two or more legal actions) a position is kept,
+so all phases of a turn appear: draw or take, melding, discarding, the
+question "may I go out?" and its answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+from canasta_tutor.bots.expert import rot_policy
+from canasta_tutor.game import Game
+from canasta_tutor.state import GAME_OVER, HAND_OVER, State
+
+
+def sample_positions(count: int, seed: int = 0, every: int = 5) -> list[State]:
+    """``count`` states with a real choice, from rules-of-thumb games seeded ``seed``, ``seed+1``..."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    game_seed = seed
+    while len(out) < count:
+        state = Game().new_initial_state(seed=game_seed, dealer="E")
+        game_seed += 1
+        step = 0
+        while state.phase not in (HAND_OVER, GAME_OVER) and len(out) < count:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                step += 1
+                if step % every == 0 or (state.phase in ("answer", "draw") and rng.random() < 0.5):
+                    out.append(state.copy())
+            # now and then ask, so the partner's answer appears among the positions
+            if ("ask",) in legal and rng.random() < 0.5:
+                state.apply_unchecked(("ask",))
+                continue
+            state.apply_unchecked(rot_policy(state, state.actor))
+    return out

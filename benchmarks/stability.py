@@ -1,0 +1,62 @@
+"""Stability of the hint's best action across search seeds (a script that prints figures).
+
+    .venv/bin/python benchmarks/stability.py                 # 60 positions x 5 reruns
+
+For each position (from seeded self-play, benchmarks/positions.py) the hint is
+computed with seed 0.  Positions where the best action's value leads the
+runner-up by more than the uncertainty of that lead (the paired standard error
+of the difference) are kept; on those, the hint is recomputed with other
+seeds and we count how often the best action is the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from positions import sample_positions  # noqa: E402
+
+from canasta_tutor.hint import hint  # noqa: E402
+from canasta_tutor.observer import observe  # noqa: E402
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=60)
+    p.add_argument("--reruns", type=int, default=5)
+    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    states = sample_positions(args.positions, seed=args.seed)
+    clear = 0
+    same = 0
+    runs = 0
+    for s in states:
+        obs = observe(s, s.actor)
+        ref = hint(obs, seed=0, max_seconds=None)
+        if len(ref.estimates) < 2:
+            continue
+        lead = ref.estimates[0].mean - ref.estimates[1].mean
+        if lead <= ref.estimates[1].diff_stderr:
+            continue
+        clear += 1
+        for r in range(1, args.reruns + 1):
+            h = hint(obs, seed=1000 + r, max_seconds=None)
+            runs += 1
+            same += h.best == ref.best
+    result = {"positions": len(states), "clear_positions": clear, "reruns": runs, "same_best": same,
+              "share_same": round(same / runs, 3) if runs else None}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:16} {v}")
+
+
+if __name__ == "__main__":
+    main()
