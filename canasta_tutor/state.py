@@ -695,9 +695,9 @@ class State:
         if k != top:
             return ("R-PACK-1", f"The top card is {topname}, not a {KIND_SINGULAR[k]}")
         have_n, have_j, have_d = len(hand[top]), len(hand[JOKER]), len(hand[DEUCE])
-        holding = f"you hold {_count_word(have_n, top)}"
-        if have_j or have_d:
-            holding += f", {_count_word(have_j, JOKER)} and {_count_word(have_d, DEUCE)}"
+        parts = [_count_word(have_n, top)] + [_count_word(x, kind) for x, kind in ((have_j, JOKER),
+                                                                                  (have_d, DEUCE)) if x]
+        holding = "you hold " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
         if n > have_n or j > have_j or d > have_d:
             return ("R-PACK-2", f"You can't take the pack that way: {holding}")
         if self.hand_size[seat] == 1 and len(self.pile) == 1:
@@ -943,6 +943,24 @@ class State:
             return ("R-MIN-1", f"Your melds this turn count {self.pending}; your side's initial meld needs "
                     f"{self.minimums[side]}")
         return None
+
+    # ------------------------------------------- named checks for the pack
+    def _take_action(self, naturals: int, jokers: int, deuces: int) -> Action:
+        top = CARD_KIND[self.pile[-1]] if self.pile else 0
+        return ("take", top, naturals, jokers, deuces)
+
+    def verify_take_pack(self, naturals: int = 2, jokers: int = 0, deuces: int = 0) -> None:
+        """Raise :class:`IllegalActionError` unless the pack can be taken, melding its top card
+        with ``naturals`` matching naturals, ``jokers`` and ``deuces`` from the hand."""
+        self.verify(self._take_action(naturals, jokers, deuces))
+
+    def can_take_pack(self, naturals: int = 2, jokers: int = 0, deuces: int = 0) -> bool:
+        """Whether :meth:`take_pack` with these cards is legal now (the same check)."""
+        return self.is_legal(self._take_action(naturals, jokers, deuces))
+
+    def take_pack(self, naturals: int = 2, jokers: int = 0, deuces: int = 0) -> None:
+        """Take the pack (checked)."""
+        self.apply(self._take_action(naturals, jokers, deuces))
 
     # --------------------------------------------------------------- apply
     def apply(self, action: Action) -> None:

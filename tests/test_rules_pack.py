@@ -166,3 +166,21 @@ def test_one_card_hand_cannot_take_one_card_pile_R_PACK_7():
     refuse(state, ("take", KING, 0, 0, 0), "R-PACK-7", "one card")
     two = _pos(pile="5C KC", s="KS", melds="melds NS: KH KH KD; QS QS QH QH QD QD QC (natural canasta)")
     ok(two, ("take", KING, 0, 0, 0))
+
+
+def test_named_pack_checks_share_one_check_R_PACK_4():
+    """R-PACK-4: can_take_pack / verify_take_pack / take_pack give the same answer as explain()."""
+    from canasta_tutor.errors import IllegalActionError
+    from canasta_tutor.position import format_position, parse_position
+
+    s = parse_position("turn: S draw\npile: 5H 7C 8D 2C 9D\nN: 11\nE: 11\n"
+                       "S: 9H 4D 5S 6C 7D JS QS KD AH 3S JK\nW: 11\nmelds NS: KH KS KC\n")
+    before = format_position(s)
+    assert not s.can_take_pack(1, 1, 0)
+    with pytest.raises(IllegalActionError) as e:
+        s.take_pack(1, 1, 0)
+    assert e.value.rule == "R-PACK-4"
+    assert str(e.value) == ("You can't take the pack: it is frozen (2♣ inside), so you need a natural pair "
+                            "of 9s; you hold one 9 and one joker [R-PACK-4]")
+    assert format_position(s) == before
+    assert s.explain(("take", 5, 1, 1, 0)).reason == e.value.reason
