@@ -25,7 +25,7 @@ ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 .PHONY: help install venv chromium test test-unit test-notebooks test-browser lab clean
 
 help:
-	@echo "make lab    - install everything, then start JupyterLab on notebooks/ (PORT=$(PORT))"
+	@echo "make lab    - install everything, then start JupyterLab on notebooks/ at index.ipynb (PORT=$(PORT))"
 	@echo "make test   - install everything (incl. Debian chromium), then run unit, notebook and browser tests"
 	@echo "make clean  - remove the venv, build output and test artefacts"
 
@@ -74,7 +74,7 @@ test-browser: $(STAMP) chromium
 
 lab: install
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=$(IP) --port=$(PORT) $(ALLOW_ROOT) \
-	  --LabApp.default_url=/lab/tree/welcome.ipynb
+	  --LabApp.default_url=/lab/tree/index.ipynb
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis tests/browser/artifacts

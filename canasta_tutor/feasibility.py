@@ -145,7 +145,7 @@ def max_meld_points(c: Sequence[int], melds: Melds, opts: RuleOptions, keep: int
 
     >>> c = [0] * 15; c[9] = 3; c[12] = 1            # K K K JK
     >>> [max_meld_points(c, {}, RuleOptions(), keep=n) for n in (0, 1, 2)]
-    [80, 70, 30]
+    [80, 70, 0]
     """
     total, used = _max_points_all(c, melds, opts)
     if keep <= 0 or used <= sum(c) - keep:

@@ -7,7 +7,7 @@ lines are ignored.  Only ``turn`` and the four hands are required::
     dealer: E
     turn: S draw
     totals: NS 1200 EW 300
-    stock: 40
+    stock: 54
     pile: 5H 2C* 9D 9S
     N: 11
     E: 9

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping
 import anywidget
 import traitlets
 
+from .bots import RulesOfThumbBot
 from .cards import (
     BLACK_THREE,
     CARD_KIND,
@@ -45,7 +46,6 @@ from .errors import CanastaError, IllegalActionError
 from .feasibility import can_go_out
 from .game import Game
 from .observer import Observation, observe
-from .simple_bot import simple_policy
 from .state import GAME_OVER, HAND_OVER, SEATS, State, seat_index
 
 Policy = Callable[[Observation], tuple]
@@ -93,7 +93,8 @@ class CanastaTable(anywidget.AnyWidget):
 
     Parameters: ``seed`` (the game, replayable), ``seat`` (the learner's seat),
     ``bots`` (one policy for all three other seats, or ``{seat: policy}``; a
-    policy is any callable ``policy(observation) -> action``), ``bot_delay``
+    policy is any callable ``policy(observation) -> action``; seats left out
+    get the rules-of-thumb bot, :class:`~canasta_tutor.bots.RulesOfThumbBot`), ``bot_delay``
     (seconds between bot actions when an event loop runs, 0 to play them at
     once), ``four_colour`` (clubs green, diamonds blue), ``state`` (start from
     a given :class:`~canasta_tutor.state.State`).
@@ -118,15 +119,16 @@ class CanastaTable(anywidget.AnyWidget):
         self.bot_delay = float(bot_delay)
         self.hint_budget = hint_budget
         self.bots: dict[int, Policy] = {}
+        default = RulesOfThumbBot()
         for s in range(4):
             if s == self.me:
                 continue
             if bots is None:
-                self.bots[s] = simple_policy
+                self.bots[s] = default
             elif callable(bots):
                 self.bots[s] = bots
             else:
-                self.bots[s] = bots.get(SEATS[s], simple_policy)
+                self.bots[s] = bots.get(SEATS[s], default)
         self.selected: list[int] = []
         self.message = ""
         self.message_kind = "info"

@@ -16,11 +16,11 @@ import pytest
 
 from canasta_tutor import Game
 from canasta_tutor.actions import format_action
+from canasta_tutor.bots import RulesOfThumbBot
 from canasta_tutor.cards import CARD_CODE, DEUCE, JOKER
 from canasta_tutor.display import state_html
 from canasta_tutor.observer import observe
 from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.simple_bot import simple_policy
 from canasta_tutor.widget import CanastaTable
 
 SEED = 11  # South moves first and, after drawing, can meld 4 4 4 4 JK (70 >= 50)
@@ -366,13 +366,26 @@ def test_hint_stages_or_not_installed(monkeypatch):
 # --------------------------------------------------------------------------- bots
 
 
+def test_default_bots_are_the_rules_of_thumb_bot():
+    t = table()
+    assert sorted(t.bots) == [0, 1, 3]  # every seat but the learner's (South)
+    assert all(isinstance(b, RulesOfThumbBot) for b in t.bots.values())
+
+    def mine(obs):
+        return RulesOfThumbBot()(obs)
+
+    t = table(bots={"W": mine})  # seats left out keep the default
+    assert t.bots[3] is mine
+    assert isinstance(t.bots[0], RulesOfThumbBot) and isinstance(t.bots[1], RulesOfThumbBot)
+
+
 def test_bots_are_any_callable_and_run_bots_is_synchronous():
     seen = []
 
     def bot(obs):
         seen.append(obs.seat)
         assert obs.actor == obs.seat and obs.legal_actions
-        return simple_policy(obs)
+        return RulesOfThumbBot()(obs)
 
     t = CanastaTable(seed=SEED, bots=bot, bot_delay=5)  # no event loop here: bots play at once
     t.play("draw", run_bots=False)
@@ -490,11 +503,12 @@ def test_no_hidden_card_is_ever_synced_over_a_played_hand(seed):
     t = Recording.__new__(Recording)
     t.records = []
     Recording.__init__(t, seed=seed, bot_delay=0)
+    learner = RulesOfThumbBot()
     learner_actions = 0
     sizes = []
     while t.state.phase not in ("hand_over", "game_over") and learner_actions < 300:
         assert t.state.current_seat == "S"
-        action = simple_policy(observe(t.state, "S"))
+        action = learner(observe(t.state, "S"))
         for msg in _intents_for(t, action):
             out = t.handle(msg)
             assert not out.startswith("[R-") and not out.startswith("[refused]"), (action, msg, out)
