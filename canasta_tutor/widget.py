@@ -21,13 +21,13 @@ CanastaTable(seat='S', deal=0, phase='draw', turn='S')
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections import Counter, deque
 from typing import Any, Callable, Mapping
 
 import anywidget
 import traitlets
 
+from .actions import format_action
 from .bots import RulesOfThumbBot
 from .cards import (
     BLACK_THREE,
@@ -70,22 +70,9 @@ def _tok(kind: int) -> str:
     return "3" if kind == BLACK_THREE else KIND_TOKENS[kind]
 
 
-def _format(a: tuple) -> str:
-    try:
-        from .actions import format_action
-    except ImportError:  # pragma: no cover - actions.py is part of the package
-        return " ".join(str(x) for x in a)
-    return format_action(a)
-
-
 def _refusal(err: IllegalActionError | tuple[str, str]) -> str:
     rule, reason = (err.rule, err.reason) if isinstance(err, IllegalActionError) else err
     return f"[{rule}] {reason}"
-
-
-def hint_available() -> bool:
-    """Whether the hint bot (``canasta_tutor.hint``) is installed."""
-    return importlib.util.find_spec("canasta_tutor.hint") is not None
 
 
 class CanastaTable(anywidget.AnyWidget):
@@ -110,7 +97,7 @@ class CanastaTable(anywidget.AnyWidget):
 
     def __init__(self, seed: int = 0, seat: str = "S", bots: Policy | Mapping[str, Policy] | None = None,
                  bot_delay: float = 0.4, four_colour: bool = False, state: State | None = None,
-                 hint_budget: float | None = 1.0, game: Game | None = None, **kwargs: Any) -> None:
+                 hint_budget: float | None = None, game: Game | None = None, **kwargs: Any) -> None:
         super().__init__(four_colour=four_colour, **kwargs)
         self.seed = seed
         self.me = seat_index(seat)
@@ -405,12 +392,12 @@ class CanastaTable(anywidget.AnyWidget):
         err = self._check_seq(seq)
         if err is not None:
             return self._say(_refusal(err), "error")
-        self._push_undo("; ".join(_format(a) for a in seq))
+        self._push_undo("; ".join(format_action(a) for a in seq))
         for a in seq:
             self._apply(self.me, a)
         self.selected = []
         self._choose_meld = False
-        self.last_action = "; ".join(_format(a) for a in seq)
+        self.last_action = "; ".join(format_action(a) for a in seq)
         text = self._say(verb_text, "ok")
         self._after_change()
         return text
@@ -442,11 +429,11 @@ class CanastaTable(anywidget.AnyWidget):
 
     def _do_take(self, msg: dict) -> str:
         return self._button_intent(
-            "take", lambda seq: "You took the pack: " + "; ".join(_format(a) for a in seq) + ".")
+            "take", lambda seq: "You took the pack: " + "; ".join(format_action(a) for a in seq) + ".")
 
     def _do_meld(self, msg: dict) -> str:
         return self._button_intent(
-            "meld", lambda seq: "You melded: " + "; ".join(_format(a) for a in seq) + ".")
+            "meld", lambda seq: "You melded: " + "; ".join(format_action(a) for a in seq) + ".")
 
     def _do_add(self, msg: dict) -> str:
         why = self._my_move()
@@ -464,7 +451,7 @@ class CanastaTable(anywidget.AnyWidget):
                 self._choose_meld = True
                 return self._say("Click the meld to add the selected wild card(s) to.", "info")
             return self._say(why, "error")
-        return self._play_seq(seq, "You added: " + "; ".join(_format(a) for a in seq) + ".")
+        return self._play_seq(seq, "You added: " + "; ".join(format_action(a) for a in seq) + ".")
 
     def _do_discard(self, msg: dict) -> str:
         why = self._my_move()
@@ -524,7 +511,7 @@ class CanastaTable(anywidget.AnyWidget):
         seq, why = self._going_out()
         if seq is None:
             return self._say(why, "error")
-        return self._play_seq(seq, "You went out: " + "; ".join(_format(a) for a in seq) + ".")
+        return self._play_seq(seq, "You went out: " + "; ".join(format_action(a) for a in seq) + ".")
 
     def _going_out(self) -> tuple[list[tuple] | None, str]:
         s = self.state
@@ -612,38 +599,19 @@ class CanastaTable(anywidget.AnyWidget):
         return self.play(text, run_bots=False)
 
     def _do_hint(self, msg: dict) -> str:
-        if not hint_available():
-            return self._say("[refused] The hint bot is not installed.", "error")
         why = self._my_move()
         if why:
             return self._say(why, "error")
         key = (self.state.deal_no, len(self.state.history))
         if self._hint is None or self._hint["key"] != key:
-            try:
-                from . import hint as hint_module
+            from .bots.principles import PRINCIPLES
+            from .hint import hint
 
-                obs = observe(self.state, self.me)
-                try:
-                    h = hint_module.hint(obs, budget=self.hint_budget, seed=self.seed)
-                except TypeError:
-                    h = hint_module.hint(obs)
-                stages = [str(x) for x in h.stages()]
-                alts = []
-                for alt in list(getattr(h, "alternatives", []) or [])[:5]:
-                    alts.append({
-                        "text": str(getattr(alt, "text", alt)),
-                        "value": _num(getattr(alt, "value", None)),
-                        "stderr": _num(getattr(alt, "stderr", None)),
-                        "why": str(getattr(alt, "why", "") or ""),
-                    })
-                sentences = getattr(hint_module, "PRINCIPLES", {})
-                principles = []
-                for p in list(getattr(h, "principles", []) or [])[:5]:
-                    sentence = getattr(sentences.get(p), "sentence", "") if isinstance(sentences, dict) else ""
-                    principles.append(f"{p}: {sentence}" if sentence else str(p))
-            except Exception as exc:  # noqa: BLE001
-                return self._say(f"[refused] The hint bot failed: {type(exc).__name__}: {exc}", "error")
-            self._hint = {"key": key, "stage": 0, "stages": stages, "alternatives": alts,
+            h = hint(observe(self.state, self.me), budget=self.hint_budget, seed=self.seed)
+            alts = [{"text": a.text, "value": _num(a.value), "stderr": _num(a.stderr), "why": a.why}
+                    for a in h.alternatives]
+            principles = [f"{p}: {PRINCIPLES[p].sentence}" for p in h.principles]
+            self._hint = {"key": key, "stage": 0, "stages": h.stages(), "alternatives": alts,
                           "principles": principles}
         else:
             self._hint["stage"] = min(self._hint["stage"] + 1, max(0, len(self._hint["stages"]) - 1))
@@ -789,7 +757,7 @@ class CanastaTable(anywidget.AnyWidget):
             if s.phase in (HAND_OVER, GAME_OVER):
                 text += " and went out"
         elif verb == "take":
-            text = f"took the pack of {before_pile} cards ({_format(action)})"
+            text = f"took the pack of {before_pile} cards ({format_action(action)})"
         elif verb == "deal":
             text = f"dealt hand {s.deal_no + 1}"
             who = SEAT_NAMES[SEATS[s.dealer]]
@@ -798,7 +766,7 @@ class CanastaTable(anywidget.AnyWidget):
         elif verb == "ask":
             text = "asked 'Partner, may I go out?'"
         else:
-            text = _format(action).replace("meld ", "melded ").replace("add ", "added ")
+            text = format_action(action).replace("meld ", "melded ").replace("add ", "added ")
             if s.phase in (HAND_OVER, GAME_OVER):
                 text += " and went out"
         self._log.append(f"{who} {text}")
@@ -936,11 +904,8 @@ class CanastaTable(anywidget.AnyWidget):
                               "title": "Deal the next hand" if e is None else _refusal(e) + ": finish it first"}
                 continue
             if b == "hint":
-                if not hint_available():
-                    out[b] = {"ok": False, "label": label, "title": "The hint bot is not installed"}
-                else:
-                    out[b] = {"ok": not_mine is None, "label": label,
-                              "title": not_mine or "A hint for this position (click again for more)"}
+                out[b] = {"ok": not_mine is None, "label": label,
+                          "title": not_mine or "A hint for this position (click again for more)"}
                 continue
             if not_mine:
                 out[b] = {"ok": False, "label": label, "title": not_mine}
@@ -968,7 +933,7 @@ class CanastaTable(anywidget.AnyWidget):
                 continue
             err = self._check_seq(seq)
             out[b] = {"ok": err is None, "label": label,
-                      "title": ("; ".join(_format(a) for a in seq)) if err is None else _refusal(err)}
+                      "title": ("; ".join(format_action(a) for a in seq)) if err is None else _refusal(err)}
         if s.phase == "answer" and s.actor == self.me:
             for b in ("yes", "no"):
                 out[b] = {"ok": True, "label": LABELS[b], "title": f"Answer '{b}' [R-ASK-2]"}
@@ -989,4 +954,4 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-__all__ = ["CanastaTable", "hint_available", "SEAT_NAMES"]
+__all__ = ["CanastaTable", "SEAT_NAMES"]
