@@ -1,14 +1,15 @@
 """Stability of the hint's best action across search seeds (a script that prints figures).
 
-    .venv/bin/python benchmarks/stability.py                 # 60 positions x 5 reruns
+    .venv/bin/python benchmarks/stability.py                 # 300 positions x 5 reruns
 
 For each position (from seeded self-play, benchmarks/positions.py) the hint is
 computed with seed 0.  A position counts as clear when the best action's value
-leads the runner-up's by more than the best value's uncertainty (the "±" the
-hint shows, the standard error of that value).  On clear positions the hint is
-recomputed with other seeds and we count how often the best action is the
-same.  The figure for a weaker test is printed too: the lead beating only the
-paired standard error of the difference (which common samples make small).
+leads the runner-up's by more than the uncertainty of that lead: the half-width
+of its 95% interval, 1.96 standard errors of the paired difference (both
+actions are played out on the same samples of the hidden cards).  On clear
+positions the hint is recomputed with other seeds and we count how often the
+best action is the same.  A second figure uses the "±" shown with the best
+action's own value instead.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from canasta_tutor.observer import observe  # noqa: E402
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--positions", type=int, default=60)
+    p.add_argument("--positions", type=int, default=300)
     p.add_argument("--reruns", type=int, default=5)
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--json", action="store_true")
@@ -44,8 +45,8 @@ def main() -> None:
             continue
         best, second = ref.estimates[0], ref.estimates[1]
         lead = best.mean - second.mean
-        is_clear = lead > best.stderr
-        is_paired = lead > second.diff_stderr
+        is_clear = lead > 1.96 * second.diff_stderr
+        is_paired = lead > ref.uncertainty
         if not (is_clear or is_paired):
             continue
         clear += is_clear
@@ -61,8 +62,8 @@ def main() -> None:
                 same_p += agree
     result = {"positions": len(states), "clear_positions": clear, "reruns": runs, "same_best": same,
               "share_same": round(same / runs, 3) if runs else None,
-              "paired_clear_positions": paired, "paired_reruns": runs_p,
-              "paired_share_same": round(same_p / runs_p, 3) if runs_p else None}
+              "own_value_clear_positions": paired, "own_value_reruns": runs_p,
+              "own_value_share_same": round(same_p / runs_p, 3) if runs_p else None}
     if args.json:
         print(json.dumps(result))
     else:

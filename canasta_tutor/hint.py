@@ -7,13 +7,16 @@ the expert's determinized Monte Carlo search, and returns a :class:`Hint`:
 - the best action and, where the rest of the turn follows from known cards,
   the whole-turn plan;
 - the next best alternatives, each with its value (the expected point
-  difference of the hand for our side), an uncertainty, and why it is worse;
+  difference of the hand for our side), an uncertainty (the half-width of a
+  95% interval, 1.96 standard errors of the sampled mean), and why it is worse;
 - the principles behind the best action (IDs from the strategy catalogue) and
   the rule numbers where a rule is the reason;
 - staged text: a nudge, then the move, then the full explanation.
 
 :func:`grade` rates any legal action a learner proposes by the value it loses
-against the best one.  The thresholds (points of expected hand score lost):
+against the best one, counting only the part of the loss beyond one standard
+error of the difference (so sampling noise never grades a move down).  The
+thresholds (points of expected hand score lost):
 
 =============  ==========================================
 best           the best action, or within 10 points of it
@@ -41,8 +44,10 @@ from .feasibility import can_go_out
 from .observer import Observation
 from .state import State
 
+Z95 = 1.96  # the "±" shown with a value is a 95% interval: 1.96 standard errors
 GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.0))
-DEFAULT_ITERATIONS = 40
+DEFAULT_PLAYOUTS = 240  # playouts per hint, shared out among the candidates
+MIN_ITERATIONS = 24
 DEFAULT_MAX_SECONDS = 0.8
 
 
@@ -56,9 +61,14 @@ class Alternative:
     stderr: float
     why: str
 
+    @property
+    def uncertainty(self) -> float:
+        """Half-width of the 95% interval of :attr:`value`."""
+        return Z95 * self.stderr
+
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.text, "value": round(self.value, 1), "stderr": round(self.stderr, 1),
-                "why": self.why}
+        return {"action": self.text, "value": round(self.value, 1), "uncertainty": round(self.uncertainty, 1),
+                "stderr": round(self.stderr, 1), "why": self.why}
 
 
 @dataclass
@@ -80,6 +90,11 @@ class Hint:
     elapsed_ms: float
     estimates: list[Estimate] = field(default_factory=list, repr=False)
 
+    @property
+    def uncertainty(self) -> float:
+        """Half-width of the 95% interval of :attr:`value` (the "±" in the text)."""
+        return Z95 * self.stderr
+
     def stages(self) -> list[str]:
         """Staged hints: a nudge, then the move, then the full explanation."""
         move = f"Play: {self.best_text}."
@@ -91,6 +106,7 @@ class Hint:
         return {
             "best": self.best_text,
             "value": round(self.value, 1),
+            "uncertainty": round(self.uncertainty, 1),
             "stderr": round(self.stderr, 1),
             "plan": self.plan,
             "alternatives": [a.to_dict() for a in self.alternatives],
@@ -104,7 +120,7 @@ class Hint:
 
     def text(self) -> str:
         """The hint rendered as plain text."""
-        lines = [f"Best: {self.best_text}  (value {self.value:+.0f} ± {self.stderr:.0f} points)"]
+        lines = [f"Best: {self.best_text}  (value {self.value:+.0f} ± {self.uncertainty:.0f} points, 95%)"]
         if len(self.plan) > 1:
             lines.append("Plan: " + ", then ".join(self.plan))
         for p in self.principles:
@@ -114,7 +130,7 @@ class Hint:
         if self.alternatives:
             lines.append("Alternatives:")
             for a in self.alternatives:
-                lines.append(f"  {a.text:<22} {a.value:+7.0f} ± {a.stderr:.0f}  {a.why}")
+                lines.append(f"  {a.text:<22} {a.value:+7.0f} ± {a.uncertainty:.0f}  {a.why}")
         return "\n".join(lines)
 
 
@@ -294,20 +310,32 @@ def _compress(plan: list[str]) -> list[str]:
     return out
 
 
-def analyse(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
+def iterations_for(candidates: int, playouts: int = DEFAULT_PLAYOUTS) -> int:
+    """Samples of the hidden cards for a search over ``candidates`` actions: the playout
+    budget shared out, but never fewer than MIN_ITERATIONS.
+
+    >>> iterations_for(2), iterations_for(8)
+    (120, 30)
+    """
+    return max(MIN_ITERATIONS, playouts // max(1, candidates))
+
+
+def analyse(obs: Observation, iterations: int | None = None, seed: int = 0,
             max_seconds: float | None = DEFAULT_MAX_SECONDS, wide: bool = True) -> tuple[State, list[Estimate]]:
-    """Search the position of ``obs``; estimates for the candidate actions, best first."""
+    """Search the position of ``obs``; estimates for the candidate actions, best first.
+    ``iterations`` defaults to :func:`iterations_for` the number of candidates."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
     state = state_from_observation(obs, seed)
     cands = candidate_actions(state, obs.seat, wide=wide)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
-    return state, search(state, obs.seat, cands, iterations, seed, max_seconds)
+    n = iterations if iterations is not None else iterations_for(len(cands))
+    return state, search(state, obs.seat, cands, n, seed, max_seconds)
 
 
 def hint(obs: Observation, budget: float | None = None, seed: int = 0,
-         iterations: int = DEFAULT_ITERATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS) -> Hint:
+         iterations: int | None = None, max_seconds: float | None = DEFAULT_MAX_SECONDS) -> Hint:
     """The hint for the seat of ``obs``, which must be the seat to act.
 
     ``budget`` (seconds) searches for that long instead of a fixed number of
@@ -334,7 +362,8 @@ def hint(obs: Observation, budget: float | None = None, seed: int = 0,
     if best.samples == 0:
         expl = f"{best_text} is the only legal action here."
     else:
-        expl = f"{best_text}: expected {best.mean:+.0f} ± {best.stderr:.0f} points for your side this hand."
+        expl = (f"{best_text}: expected {best.mean:+.0f} ± {Z95 * best.stderr:.0f} points for your side "
+                "this hand (95% interval).")
     if reasons:
         expl += " " + " ".join(reasons)
     if rules:
@@ -373,7 +402,7 @@ def grade_loss(loss: float) -> str:
     return "blunder"
 
 
-def grade(obs: Observation, action: tuple, seed: int = 0, iterations: int = DEFAULT_ITERATIONS) -> Grade:
+def grade(obs: Observation, action: tuple, seed: int = 0, iterations: int | None = None) -> Grade:
     """Grade a learner's action against the best, by the value it loses."""
     if action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
@@ -381,11 +410,14 @@ def grade(obs: Observation, action: tuple, seed: int = 0, iterations: int = DEFA
     cands = candidate_actions(state, obs.seat, wide=True)
     if action not in cands:
         cands.append(action)
-    est = search(state, obs.seat, cands, iterations, seed, DEFAULT_MAX_SECONDS) if len(cands) > 1 else [
+    n = iterations if iterations is not None else iterations_for(len(cands))
+    est = search(state, obs.seat, cands, n, seed, DEFAULT_MAX_SECONDS) if len(cands) > 1 else [
         Estimate(action, 0.0, 0.0, 0)]
     best = est[0]
     mine = next(e for e in est if e.action == action)
-    loss = max(0.0, best.mean - mine.mean)
+    # the loss counts only beyond one standard error of the paired difference, so that
+    # sampling noise never grades a move down
+    loss = max(0.0, best.mean - mine.mean - mine.diff_stderr)
     return Grade(action, "best" if mine is best else grade_loss(loss), loss, best.action)
 
 
