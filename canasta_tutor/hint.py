@@ -38,7 +38,7 @@ from .bots.expert import Estimate, candidate_actions, determinize, search, state
 from .bots.principles import PRINCIPLES
 from .bots.rules_of_thumb import decide, want_go_out
 from .bots.view import View, view_of_state
-from .cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_SINGULAR
+from .cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES
 from .errors import IllegalActionError
 from .feasibility import can_go_out
 from .observer import Observation
@@ -141,7 +141,6 @@ def _opp_min_cards(v: View) -> int:
 def principles_for(v: View, action: tuple) -> tuple[list[str], list[str]]:
     """The principles and rules that explain choosing ``action`` in view ``v``."""
     side = v.side
-    opp = 1 - side
     verb = action[0]
     ps: list[str] = []
     rules: list[str] = []
@@ -422,4 +421,4 @@ def grade(obs: Observation, action: tuple, seed: int = 0, iterations: int | None
 
 
 __all__ = ["Hint", "Alternative", "Grade", "hint", "grade", "grade_loss", "principles_for", "analyse",
-           "KIND_SINGULAR"]
+           "iterations_for"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_CODE, NUM_KINDS
+from .cards import CARD_CODE, sort_key
 from .options import RuleOptions
 from .state import SEATS, Action, State, seat_index
 
@@ -81,10 +81,7 @@ def observe(state: State, seat: int | str) -> Observation:
     from .position import format_position
 
     s = seat_index(seat)
-    own = sorted(c for k in state.hands[s] for c in k)
-    from .cards import sort_key
-
-    own.sort(key=sort_key)
+    own = sorted((c for k in state.hands[s] for c in k), key=sort_key)
     actor = state.actor
     return Observation(
         seat=s,
@@ -136,4 +133,4 @@ class Observer:
         return f"Observer({SEATS[self.seat]!r})"
 
 
-__all__ = ["Observation", "Observer", "observe", "NUM_KINDS"]
+__all__ = ["Observation", "Observer", "observe"]

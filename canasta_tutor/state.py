@@ -35,7 +35,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .cards import (
     BLACK_THREE,
@@ -603,7 +603,6 @@ class State:
             return ("R-ASK-2", "Nobody has asked 'may I go out?'")
         seat = self.turn
         side = seat & 1
-        hand = self.hands[seat]
         if verb == "draw":
             if phase != DRAW:
                 return ("R-TURN-2", "You have already drawn or taken the pack this turn")
@@ -762,7 +761,6 @@ class State:
     def _why_not_after(self, seat: int, counts: list[int], summary: dict, left: int,
                        going_out_by_meld: bool, b3_on_table: int = 0) -> tuple[str, str] | None:
         """Can the turn still end legally after a take, meld or addition?"""
-        side = seat & 1
         if left == 0:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")

@@ -11,7 +11,6 @@ from canasta_tutor.bots import RandomBot, RulesOfThumbBot
 from canasta_tutor.bots.expert import ExpertBot, determinize, state_from_observation
 from canasta_tutor.bots.match import play_deal, run_match
 from canasta_tutor.bots.expert import rot_policy
-from canasta_tutor.cards import CARD_KIND
 from canasta_tutor.observer import observe
 from canasta_tutor.state import HAND_OVER, GAME_OVER
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-import textwrap
 
 import pytest
-from helpers_rules import KING, NINE, P, ok
+from helpers_rules import KING, NINE, ok
 
 from canasta_tutor import Game, ImpossiblePositionError, NotationError, RuleOptions
 from canasta_tutor.cards import CARD_CODE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers_rules import FIVE, KING, NINE, QUEEN, P, ok, refuse
+from helpers_rules import FIVE, KING, NINE, P, ok, refuse
 
 POS = """
     dealer: E

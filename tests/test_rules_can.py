@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from helpers_rules import DEUCE, EIGHT, FIVE, JOKER, KING, NINE, QUEEN, SEVEN, P, ok, refuse
+from helpers_rules import DEUCE, EIGHT, JOKER, QUEEN, P, ok
 
 BASE = """
     dealer: E

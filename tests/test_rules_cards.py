@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 from helpers_rules import (
-    ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, FOUR, JOKER, KING, NINE, QUEEN, RED_THREE, SEVEN, SIX, TEN, P,
-    ok, refuse,
+    ACE, BLACK_THREE, DEUCE, FOUR, RED_THREE, P,
+    refuse,
 )
 
 from canasta_tutor import Game
 from canasta_tutor.cards import CARD_CODE, CARD_KIND, KIND_VALUES, NUM_CARDS, parse_card
-from canasta_tutor.game import draw_for_seats
 from canasta_tutor.state import SEATS
 
 

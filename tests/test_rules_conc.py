@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers_rules import FIVE, FOUR, KING, NINE, QUEEN, P, ok, refuse
+from helpers_rules import FIVE, FOUR, KING, NINE, P, ok, refuse
 
 POS = """
     dealer: E

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 from helpers_rules import (
-    BLACK_THREE, DEUCE, EIGHT, FIVE, FOUR, JOKER, KING, NINE, QUEEN, SEVEN, SIX, TEN, P, ok, refuse,
+    BLACK_THREE, DEUCE, FIVE, FOUR, NINE, P, ok, refuse,
 )
 
 from canasta_tutor import ImpossiblePositionError
-from canasta_tutor.cards import CARD_CODE
 from canasta_tutor.position import format_position
 
 

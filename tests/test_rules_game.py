@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-from helpers_rules import FIVE, JOKER, KING, P, ok, refuse
+from helpers_rules import FIVE, P, ok, refuse
 
-from canasta_tutor.state import minimum_for
 
 END = """
     {options}

@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from helpers_rules import FIVE, FOUR, KING, NINE, QUEEN, P, ok, refuse
+from helpers_rules import FIVE, FOUR, KING, NINE, P, ok, refuse
 
 from canasta_tutor import Game
 from canasta_tutor.cards import CARD_CODE

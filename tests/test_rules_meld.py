@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from helpers_rules import (
     ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, JOKER, KING, NINE, QUEEN, SEVEN, TEN, P, ok, refuse,
 )

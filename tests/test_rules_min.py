@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from helpers_rules import (
-    ACE, DEUCE, EIGHT, FIVE, FOUR, JOKER, KING, NINE, QUEEN, SEVEN, SIX, TEN, P, ok, refuse,
+    ACE, DEUCE, FIVE, FOUR, JOKER, KING, NINE, QUEEN, P, ok, refuse,
 )
 
 from canasta_tutor.observer import observe

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers_rules import FIVE, JOKER, KING, NINE, QUEEN, SIX, P, ok, refuse
+from helpers_rules import FIVE, JOKER, KING, P, ok, refuse
 
 POS = """
     dealer: E

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import pytest
 from helpers_rules import (
-    ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, FOUR, JOKER, KING, NINE, QUEEN, RED_THREE, SEVEN, SIX, TEN,
-    P, full, ok, refuse,
+    ACE, BLACK_THREE, DEUCE, FIVE, JOKER, KING, NINE, RED_THREE, SEVEN, P, ok, refuse,
 )
 
-from canasta_tutor.cards import CARD_CODE
 
 POS = """
     {options}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_rules import FIVE, KING, NINE, RED_THREE, SEVEN, P, full, ok, refuse
+from helpers_rules import FIVE, KING, NINE, RED_THREE, P, full, ok, refuse
 
 from canasta_tutor import Game
 from canasta_tutor.cards import CARD_CODE, CARD_KIND

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from helpers_rules import FIVE, P, ok
-from test_rules_game import END, EW_HAND, NS_HAND, _end
+from test_rules_game import EW_HAND, NS_HAND, _end
 
 from canasta_tutor.state import minimum_for
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers_rules import EIGHT, FIVE, KING, SEVEN, full, ok, refuse
+from helpers_rules import EIGHT, KING, SEVEN, full, ok, refuse
 
 from canasta_tutor.cards import CARD_CODE
 

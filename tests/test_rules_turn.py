@@ -6,7 +6,6 @@ from helpers_rules import FIVE, KING, NINE, QUEEN, SEVEN, P, ok, refuse
 
 from canasta_tutor import Game
 from canasta_tutor.cards import CARD_CODE
-from canasta_tutor.state import SEATS
 
 BASIC = """
     dealer: E

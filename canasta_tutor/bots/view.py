@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_KIND, NUM_KINDS, TOKEN_KINDS
+from ..cards import CARD_KIND
 from ..observer import Observation
 from ..options import RuleOptions
 from ..state import State
@@ -115,4 +115,4 @@ def view_of_observation(obs: Observation) -> View:
     )
 
 
-__all__ = ["View", "view_of_state", "view_of_observation", "NUM_KINDS", "TOKEN_KINDS"]
+__all__ = ["View", "view_of_state", "view_of_observation"]
