@@ -325,7 +325,7 @@ def analyse(obs: Observation, iterations: int | None = None, seed: int = 0,
     ``iterations`` defaults to :func:`iterations_for` the number of candidates."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
-    state = state_from_observation(obs, seed)
+    state = state_from_observation(obs)
     cands = candidate_actions(state, obs.seat, wide=wide)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
@@ -405,7 +405,7 @@ def grade(obs: Observation, action: tuple, seed: int = 0, iterations: int | None
     """Grade a learner's action against the best, by the value it loses."""
     if action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
-    state = state_from_observation(obs, seed)
+    state = state_from_observation(obs)
     cands = candidate_actions(state, obs.seat, wide=True)
     if action not in cands:
         cands.append(action)

@@ -753,13 +753,13 @@ class State:
             summary = self.meld_summary(side)
             old = summary.get(top, (0, 0))
             summary[top] = (old[0] + n + 1, old[1] + j + d)
-            why = self._why_not_after(seat, counts, summary, left, going_out_by_meld=left == 0)
+            why = self._why_not_after(seat, counts, summary, left)
             if why is not None:
                 return why
         return None
 
     def _why_not_after(self, seat: int, counts: list[int], summary: dict, left: int,
-                       going_out_by_meld: bool, b3_on_table: int = 0) -> tuple[str, str] | None:
+                       b3_on_table: int = 0) -> tuple[str, str] | None:
         """Can the turn still end legally after a take, meld or addition?"""
         if left == 0:
             if self.answer is False:
@@ -917,7 +917,7 @@ class State:
                 if self.must_out and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
                     return ("R-ASK-3", "You must go out this turn, and after this you could not")
                 return None
-        return self._why_not_after(seat, counts, summary, left, going_out_by_meld=True, b3_on_table=b3_on_table)
+        return self._why_not_after(seat, counts, summary, left, b3_on_table=b3_on_table)
 
     def _why_not_discard(self, seat: int, k: int) -> tuple[str, str] | None:
         if self.phase != MELD:

@@ -238,7 +238,7 @@ class ExpertBot:
         self.search_melds = search_melds
 
     def __call__(self, obs: Observation) -> tuple:
-        state = state_from_observation(obs, self.seed)
+        state = state_from_observation(obs)
         return self.act(state, obs.seat)
 
     def act(self, state: State, seat: int) -> tuple:
@@ -275,7 +275,7 @@ class ExpertBot:
         return self.act(state, seat)
 
 
-def state_from_observation(obs: Observation, seed: int = 0) -> State:
+def state_from_observation(obs: Observation) -> State:
     """A state consistent with an observation (hidden cards dealt arbitrarily; search re-deals them)."""
     state = parse_position(obs.position_text)
     state.history = list(obs.history)
