@@ -90,6 +90,20 @@ def kind_of(card: int) -> int:
     return CARD_KIND[card]
 
 
+def kind_of_code(code: str) -> int:
+    """The kind of a card written as a code.
+
+    >>> kind_of_code("3S") == BLACK_THREE, kind_of_code("JK") == JOKER
+    (True, True)
+    """
+    return CARD_KIND[parse_card(code)]
+
+
+def is_canasta(naturals: int, wilds: int) -> bool:
+    """A meld of seven or more cards with at least four naturals is a canasta (R-CAN-1)."""
+    return naturals >= 4 and naturals + wilds >= 7
+
+
 def is_wild(kind: int) -> bool:
     """Jokers and deuces are wild (R-CARDS-2)."""
     return kind == DEUCE or kind == JOKER

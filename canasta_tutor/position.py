@@ -71,6 +71,7 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     format_card,
+    is_canasta,
     normalize_code,
     sort_key,
 )
@@ -483,7 +484,7 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -
                                       f"{state.options.wild_cap(len(naturals))}", line, field)
     if kind in state.melds[side]:
         raise ImpossiblePositionError(f"two melds of {KIND_NAMES[kind]} for one side", line, field)
-    canasta = len(naturals) >= 4 and len(cards) >= 7
+    canasta = is_canasta(len(naturals), len(wilds))
     if mark:
         if "canasta" in mark and not canasta:
             raise ImpossiblePositionError(f"meld {text!r} is marked a canasta but is not one (seven cards, "
@@ -582,7 +583,7 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)
             text = _cards_text(cards)
-            if len(nat) >= 4 and len(nat) + len(wild) >= 7:
+            if is_canasta(len(nat), len(wild)):
                 text += " (mixed canasta)" if wild else " (natural canasta)"
             parts.append(text)
         if parts:

@@ -52,6 +52,7 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     format_card,
+    is_canasta,
     sort_key,
 )
 from .errors import IllegalActionError
@@ -380,7 +381,7 @@ class State:
         """The card shown on top of a finished canasta: a red card for a natural canasta, a black
         card for a mixed one (R-CAN-4).  None if the meld is not a canasta."""
         m = self.melds[side].get(kind)
-        if m is None or len(m[0]) < 4 or len(m[0]) + len(m[1]) < 7:
+        if m is None or not is_canasta(len(m[0]), len(m[1])):
             return None
         want_red = not m[1]
         for c in sorted(m[0] + m[1]):
@@ -396,7 +397,7 @@ class State:
         return m is not None and kind != BLACK_THREE and len(m[0]) + len(m[1]) == 6 and len(m[0]) >= 3
 
     def side_has_canasta(self, side: int) -> bool:
-        return any(len(m[0]) + len(m[1]) >= 7 and len(m[0]) >= 4 for m in self.melds[side].values())
+        return any(is_canasta(len(m[0]), len(m[1])) for m in self.melds[side].values())
 
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
@@ -764,7 +765,7 @@ class State:
         if left == 0:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if not any(nn >= 4 and nn + ww >= 7 for nn, ww in summary.values()):
+            if not any(is_canasta(nn, ww) for nn, ww in summary.values()):
                 return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
                         "so you can't go out")
             return None
@@ -899,7 +900,7 @@ class State:
             if pending < need:
                 if left == 0:
                     # concealed going out from the stock is free of the minimum (R-CONC-2)
-                    if not any(nn >= 4 and nn + ww >= 7 for nn, ww in summary.values()):
+                    if not any(is_canasta(nn, ww) for nn, ww in summary.values()):
                         return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
                                 "so you can't go out")
                     if self.answer is False:
@@ -1132,7 +1133,7 @@ class State:
             melded_points = 0
             for m in melds.values():
                 melded_points += sum(CARD_VALUE[c] for c in m[0]) + sum(CARD_VALUE[c] for c in m[1])
-                if len(m[0]) >= 4 and len(m[0]) + len(m[1]) >= 7:
+                if is_canasta(len(m[0]), len(m[1])):
                     if m[1]:
                         mixed += 1
                     else:

@@ -39,6 +39,7 @@ from .cards import (
     KIND_VALUES,
     RED_THREE,
     format_card,
+    kind_of_code,
     parse_card,
 )
 from .display import asset_path, card_label, state_html
@@ -60,10 +61,6 @@ LABELS = {
 WILDS = (JOKER, DEUCE)
 MAX_UNDO = 100
 GO_OUT_NODES = 20000
-
-
-def _kind_of_code(code: str) -> int:
-    return CARD_KIND[parse_card(code)]
 
 
 def _tok(kind: int) -> str:
@@ -233,7 +230,7 @@ class CanastaTable(anywidget.AnyWidget):
 
     def _selected_kinds(self) -> list[int]:
         hand = self._hand()
-        return [_kind_of_code(hand[i]) for i in self.selected if i < len(hand)]
+        return [kind_of_code(hand[i]) for i in self.selected if i < len(hand)]
 
     # ------------------------------------------------------------ building learner actions
     def _my_move(self) -> str | None:
@@ -675,7 +672,7 @@ class CanastaTable(anywidget.AnyWidget):
         self._sync()
 
     def _indices_for(self, kinds: list[int]) -> list[int] | None:
-        hand = [_kind_of_code(c) for c in self._hand()]
+        hand = [kind_of_code(c) for c in self._hand()]
         used: list[int] = []
         for k in kinds:
             for i, hk in enumerate(hand):
@@ -836,7 +833,7 @@ class CanastaTable(anywidget.AnyWidget):
             "freezer": pile[obs.freeze_at] if frozen_all and obs.freeze_at < len(pile) - 1 else None,
             "top_sideways": frozen_all and obs.freeze_at == len(pile) - 1,
             "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
-            "blocked": bool(pile) and _kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
+            "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
         }
         we, they = side, 1 - side
         score = {

@@ -30,7 +30,7 @@ from ..feasibility import can_go_out
 from ..observer import Observation
 from ..position import parse_position
 from ..state import GAME_OVER, HAND_OVER, State
-from .rules_of_thumb import decide, discard_scores
+from .rules_of_thumb import decide, discard_scores, take_cost
 from .view import view_of_state
 
 
@@ -142,7 +142,7 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
         discards.sort(key=lambda a: (scores.get(a[1], 0.0), a[1]))
         cands += discards[: (5 if wide else 3)]
     takes = [a for a in legal if a[0] == "take"]
-    takes.sort(key=lambda a: (a[3] * 2 + a[4], a[2]))
+    takes.sort(key=take_cost)
     cands += takes[:3]
     for a in legal:
         if a[0] in ("draw", "ask", "pass", "yes", "no"):

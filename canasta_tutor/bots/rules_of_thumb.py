@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS
+from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
 from ..feasibility import can_go_out, max_meld_points
 from ..observer import Observation
 from .view import View, view_of_observation
@@ -27,12 +27,13 @@ def hand_points(hand: list[int]) -> int:
     return sum(n * KIND_VALUES[k] for k, n in enumerate(hand))
 
 
-def _is_canasta(m: tuple[int, int]) -> bool:
-    return m[0] >= 4 and m[0] + m[1] >= 7
+def take_cost(a: tuple) -> tuple[int, int]:
+    """What a way of taking the pack spends: wild cards first (a joker worth two deuces), then naturals."""
+    return (a[3] * 2 + a[4], a[2])
 
 
 def side_canastas(v: View, side: int) -> int:
-    return sum(1 for m in v.melds[side].values() if _is_canasta(m))
+    return sum(1 for m in v.melds[side].values() if is_canasta(*m))
 
 
 def want_go_out(v: View) -> bool:
@@ -142,21 +143,18 @@ def _draw_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[
         # an opponent is about to go out and we could not meld it (P-COUNT-CARDS)
         if v.initial[side] and pile_n >= 12 and opp_min_cards <= 1 and v.stock_size > 0 and ("draw",) in legal:
             return ("draw",), ["P-COUNT-CARDS"]
-
-        def cost(a: tuple) -> tuple:
-            return (a[3] * 2 + a[4], a[2])
         if not v.initial[side]:
-            take = min(takes, key=cost)
+            take = min(takes, key=take_cost)
             return take, ["P-TAKE-PACK", "P-OPEN-EARLY"]
         if pile_n >= 2 or takes[0][2] == 0:
-            return min(takes, key=cost), ["P-TAKE-PACK"]
+            return min(takes, key=take_cost), ["P-TAKE-PACK"]
     shows = [a for a in legal if a[0] in ("meld", "add")]
     if shows and pile_n >= 3:
         return max(shows, key=_meld_points), ["P-TAKE-PACK", "P-OPEN-EARLY"]
     if ("draw",) in legal:
         return ("draw",), []
     if takes:
-        return min(takes, key=lambda a: (a[3] * 2 + a[4], a[2])), ["P-TAKE-PACK"]
+        return min(takes, key=take_cost), ["P-TAKE-PACK"]
     if shows:
         return max(shows, key=_meld_points), ["P-TAKE-PACK"]
     return ("pass",), []
@@ -243,4 +241,4 @@ def _meld_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[
     return legal[0], []
 
 
-__all__ = ["RulesOfThumbBot", "decide", "discard_scores", "want_go_out", "hand_points"]
+__all__ = ["RulesOfThumbBot", "decide", "discard_scores", "want_go_out", "hand_points", "take_cost"]

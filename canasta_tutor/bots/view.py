@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_KIND
+from ..cards import CARD_KIND, kind_of_code
 from ..observer import Observation
 from ..options import RuleOptions
 from ..state import State
@@ -80,12 +80,6 @@ def view_of_state(state: State, seat: int, legal: list[tuple] | None = None) -> 
     )
 
 
-def _kind_of_code(code: str) -> int:
-    from ..cards import parse_card
-
-    return CARD_KIND[parse_card(code)]
-
-
 def view_of_observation(obs: Observation) -> View:
     """The view of the observing seat from its observation."""
     return View(
@@ -97,7 +91,7 @@ def view_of_observation(obs: Observation) -> View:
         hand_sizes=list(obs.hand_sizes),
         melds=(dict(obs.meld_summary[0]), dict(obs.meld_summary[1])),
         pile_size=len(obs.pile),
-        pile_top=_kind_of_code(obs.pile[-1]) if obs.pile else -1,
+        pile_top=kind_of_code(obs.pile[-1]) if obs.pile else -1,
         freeze_at=obs.freeze_at,
         stock_size=obs.stock_size,
         initial=obs.initial,
