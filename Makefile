@@ -22,11 +22,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: help install venv chromium test test-unit test-notebooks test-browser lab clean
+.PHONY: help install venv chromium lint test test-fast test-unit test-notebooks test-browser lab clean
 
 help:
 	@echo "make lab    - install everything, then start JupyterLab on notebooks/ at index.ipynb (PORT=$(PORT))"
-	@echo "make test   - install everything (incl. Debian chromium), then run unit, notebook and browser tests"
+	@echo "make test   - install everything (incl. Debian chromium), then run lint, unit, notebook and browser tests"
+	@echo "make test-fast - lint and the unit tests not marked slow (no notebooks, no browser): the quick loop"
+	@echo "make lint   - ruff and mypy, zero findings"
 	@echo "make clean  - remove the venv, build output and test artefacts"
 
 venv install: $(STAMP)
@@ -47,11 +49,16 @@ chromium:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
 
-# Runs the three steps in order; every step runs even if an earlier one
+# ruff over the code, tests and benchmarks; mypy over the package (settings in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check canasta_tutor tests benchmarks
+	$(BIN)/mypy
+
+# Runs the steps in order; every step runs even if an earlier one
 # failed, and the target fails if any of them did.
 test: install chromium
 	@failed=""; \
-	for step in test-unit test-notebooks test-browser; do \
+	for step in lint test-unit test-notebooks test-browser; do \
 	  echo "==> make $$step"; \
 	  start=$$(date +%s); \
 	  $(MAKE) --no-print-directory $$step || failed="$$failed $$step"; \
@@ -63,6 +70,10 @@ test: install chromium
 # Unit and property tests plus the doctests inside the package.
 test-unit: $(STAMP)
 	$(PYTEST) -q -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
+
+# The quick local loop: lint, then the unit tests not marked slow.
+test-fast: lint
+	$(PYTEST) -q -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # Re-run every notebook and compare with its stored outputs.
 test-notebooks: $(STAMP)

@@ -42,7 +42,7 @@ canasta_tutor.errors.NotationError: 'meld K Q K': a meld holds one rank, but thi
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from .cards import (
     BLACK_THREE,
@@ -57,7 +57,7 @@ from .cards import (
 )
 from .errors import NotationError
 
-Action = tuple
+Action = tuple[Any, ...]
 
 #: The one-word actions.
 SIMPLE_VERBS = ("draw", "ask", "yes", "no", "pass", "deal")
@@ -174,7 +174,7 @@ def parse_action(text: str) -> Action:
     >>> parse_action("take")
     Traceback (most recent call last):
     ...
-    canasta_tutor.errors.NotationError: 'take': name the pile's top card, then the cards from your hand, like 'take K K K'
+    canasta_tutor.errors.NotationError: 'take': name the pile's top card, then the cards from your hand, like ...
     """
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not action text")

@@ -114,12 +114,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     lines = []
     running = list(record.totals)
     for i, r in enumerate(state.hand_results, start=1):
-        scores = [r["sides"][s]["total"] for s in (0, 1)]
+        scores = [r.sides[s].total for s in (0, 1)]
         running = [running[0] + scores[0], running[1] + scores[1]]
-        hands.append({"hand": i, "went_out": r["went_out"], "concealed": r["concealed"],
+        hands.append({"hand": i, "went_out": r.went_out, "concealed": r.concealed,
                       "scores": {SIDE_NAMES[0]: scores[0], SIDE_NAMES[1]: scores[1]},
                       "totals": {SIDE_NAMES[0]: running[0], SIDE_NAMES[1]: running[1]}})
-        out = f"{r['went_out']} went out{' concealed' if r['concealed'] else ''}" if r["went_out"] else "no one out"
+        out = f"{r.went_out} went out{' concealed' if r.concealed else ''}" if r.went_out else "no one out"
         lines.append(f"hand {i}: NS {scores[0]:+d} EW {scores[1]:+d}  ({out}; totals NS {running[0]} "
                      f"EW {running[1]})")
     winner = None if state.winner is None else SIDE_NAMES[state.winner]
@@ -200,9 +200,9 @@ def cmd_match(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands deal, legal, play, replay, selfplay, hint, match)."""
-    def flags(default: object) -> argparse.ArgumentParser:
+    def flags(default: object) -> _Parser:
         # separate parsers: argparse shares action objects with the parsers built from a parent
-        f = argparse.ArgumentParser(add_help=False)
+        f = _Parser(add_help=False)
         f.add_argument("--json", action="store_true", default=default, help="print one JSON object to stdout")
         f.add_argument("--compact", action="store_true", default=default, help="with --json, print it on one line")
         return f

@@ -318,7 +318,7 @@ def table_facts(state: Any, seat: str | None = None) -> dict:
                   "initial_we": state.initial[side], "initial_they": state.initial[1 - side]},
         "phase": state.phase, "deal": state.deal_no, "side": side,
         "actor": None if actor is None else _SEATS[actor],
-        "result": state.hand_results[-1] if state.phase in ("hand_over", "game_over") and state.hand_results
+        "result": state.hand_results[-1].to_dict() if state.phase in ("hand_over", "game_over") and state.hand_results
         else None,
     }
 
@@ -372,7 +372,8 @@ def _score_html(facts: dict) -> str:
     turn = facts["actor"]
     turn_text = "Game over" if facts["phase"] == "game_over" else (
         "Hand over" if facts["phase"] == "hand_over" else f"{_SEAT_NAMES[turn]} to play ({facts['phase']})")
-    return (f'<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>'
+    return ('<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score">'
+            '<thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>'
             f'<tr><th>Total</th><td class="ct-we">{sc["we"]}</td><td class="ct-they">{sc["they"]}</td></tr>'
             f'<tr><th>Minimum</th><td>{sc["min_we"]}{" ✓" if sc["initial_we"] else ""}</td>'
             f'<td>{sc["min_they"]}{" ✓" if sc["initial_they"] else ""}</td></tr></tbody></table>'

@@ -189,7 +189,7 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     if not playing:
         v.extend(_check_hand_end(state))
     if start_totals is not None:
-        want = [start_totals[s] + sum(r["sides"][s]["total"] for r in state.hand_results) for s in (0, 1)]
+        want = [start_totals[s] + sum(r.sides[s].total for r in state.hand_results) for s in (0, 1)]
         if list(state.totals) != want:
             v.append(f"totals {state.totals}, but the start {list(start_totals)} plus the hands make {want}")
     return v
@@ -227,8 +227,8 @@ def _check_hand_end(state: State) -> list[str]:
     if len(state.hand_results) != state.deal_no + 1:
         return [f"{len(state.hand_results)} hand results at the end of deal {state.deal_no}"]
     result = state.hand_results[-1]
-    if result.get("deal") != state.deal_no:
-        v.append(f"the last hand result is for deal {result.get('deal')}, not {state.deal_no}")
+    if result.deal != state.deal_no:
+        v.append(f"the last hand result is for deal {result.deal}, not {state.deal_no}")
     empty = [s for s in range(4) if state.hand_size[s] == 0]
     if len(empty) > 1:
         v.append(f"{len(empty)} players hold no cards")
@@ -262,7 +262,7 @@ def _check_hand_end(state: State) -> list[str]:
         conc = 100 if going_out and concealed else 0
         in_hand = sum(_VALUE[c] for seat in (side, side + 2) for kind in state.hands[seat] for c in kind)
         want = melded + bonus + red + going_out + conc - in_hand
-        got = result["sides"][side]["total"]
+        got = result.sides[side].total
         if got != want:
             v.append(f"{sname} scored {got} for the hand; the cards give {want} (melded {melded}, canastas "
                      f"{bonus}, red threes {red}, out {going_out}, concealed {conc}, in hand -{in_hand}) "

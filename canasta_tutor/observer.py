@@ -20,10 +20,9 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from .cards import CARD_CODE, sort_key
 from .options import RuleOptions
+from .scoring import HandResult
 from .state import SEATS, Action, State, seat_index
 
 
@@ -60,7 +59,7 @@ class Observation:
     took_pack: bool
     legal_actions: tuple[Action, ...]
     history: tuple[Action, ...]
-    hand_results: tuple[dict[str, Any], ...]
+    hand_results: tuple[HandResult, ...]
     position_text: str
 
     @property

@@ -11,6 +11,7 @@ RuleOptions(black_three='freezes', upcard_chain='wild_or_three', wild_limit='thr
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from .errors import NotationError
 
@@ -63,7 +64,7 @@ class RuleOptions:
             if not sep or name not in _CHOICES:
                 known = ", ".join(_CHOICES)
                 raise NotationError(f"{word!r} is not an option setting; known options: {known}", field="options")
-            parsed: object = value
+            parsed: Any = value  # str or bool: the field is named at run time
             if isinstance(_CHOICES[name][0], bool):
                 if value.lower() not in ("true", "false"):
                     raise NotationError(f"{word!r}: {name} takes true or false", field=name)

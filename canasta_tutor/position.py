@@ -130,7 +130,10 @@ class _Pool:
         return sorted(c for ids in self.free.values() for c in ids)
 
 
-def _cards(text: str, pool: _Pool, line: int, field: str, pending: list) -> list[int]:
+_KindSlot = tuple[list[int], int, str, int, str]  # (cards, index, kind token, line, field)
+
+
+def _cards(text: str, pool: _Pool, line: int, field: str, pending: list[_KindSlot]) -> list[int]:
     """Parse card tokens; kind-only tokens are resolved after all codes are placed."""
     out: list[int] = []
     for tok in text.split():
@@ -158,14 +161,14 @@ def _side(text: str, line: int, field: str) -> int:
     raise NotationError(f"{text!r} is not a side: use NS or EW", line, field)
 
 
-def _seat(text: str, line: int, field: str) -> int:
+def _seat(text: str, line: int | None, field: str) -> int:
     t = text.strip().upper()
     if len(t) != 1 or t not in SEATS:
         raise NotationError(f"{text!r} is not a seat: use N, E, S or W", line, field)
     return SEATS.index(t)
 
 
-def _int(text: str, line: int, field: str) -> int:
+def _int(text: str, line: int | None, field: str) -> int:
     try:
         return int(text.strip().replace(",", ""))
     except ValueError:
@@ -179,7 +182,7 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
     """Parse a position; raises :class:`NotationError` (malformed) or
     :class:`ImpossiblePositionError` (could not happen), naming the line and field."""
     pool = _Pool()
-    kind_slots: list = []
+    kind_slots: list[_KindSlot] = []
     values: dict[str, tuple[int, str]] = {}
     order: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -227,7 +230,7 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
         names = tuple(p.strip() for p in v.split(","))
         if len(names) != 4 or not all(names):
             raise NotationError("players: give four names, comma separated, by seat N, E, S, W", ln, "players")
-        state.players = names  # type: ignore[assignment]
+        state.players = names
     ln, v = get("dealer", "E")
     state.dealer = _seat(v, ln, "dealer")
     ln, v = get("totals", "NS 0 EW 0")
@@ -398,7 +401,7 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
     state.stock = stock_cards
     state.pile = pile
     for seat in range(4):
-        h = [[] for _ in range(NUM_KINDS)]
+        h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
         for c in hands[seat] or []:
             h[CARD_KIND[c]].append(c)
         state.hands[seat] = h

@@ -90,7 +90,7 @@ def start_totals(state: State) -> tuple[int, int]:
     got = list(state.totals)
     for r in state.hand_results:
         for s in (0, 1):
-            got[s] -= r["sides"][s]["total"]
+            got[s] -= r.sides[s].total
     return (got[0], got[1])
 
 
@@ -126,7 +126,7 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
         lines.append(f"totals: {begin[0]} {begin[1]}")
     if state.seat_draws:
         lines.append("dealer: draw")
-        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players)))
+        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players, strict=True)))
     else:
         # the first dealer: the dealer now, moved back one seat per deal since
         lines.append(f"dealer: {SEATS[(state.dealer - state.deal_no) % 4]}")
@@ -138,9 +138,9 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
     s = rec.initial_state()
     for a in state.history:
         if a == ("deal",):
-            r = s.hand_results[-1]["sides"]
-            lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0]['total']} "
-                         f"{SIDE_NAMES[1]} {r[1]['total']}; totals {s.totals[0]} {s.totals[1]}")
+            r = s.hand_results[-1].sides
+            lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0].total} "
+                         f"{SIDE_NAMES[1]} {r[1].total}; totals {s.totals[0]} {s.totals[1]}")
         lines.append(f"{s.current_seat} {format_action(a)}")
         why = s.explain(a)
         if why is not None:
@@ -148,9 +148,9 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
                                 f"{format_action(a)} is illegal at action {len(s.history) + 1}: {why}")
         s.apply_unchecked(a)
     if s.phase in ("hand_over", "game_over") and (not state.history or state.history[-1] != ("deal",)):
-        r = s.hand_results[-1]["sides"]
-        lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0]['total']} "
-                     f"{SIDE_NAMES[1]} {r[1]['total']}; totals {s.totals[0]} {s.totals[1]}")
+        r = s.hand_results[-1].sides
+        lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0].total} "
+                     f"{SIDE_NAMES[1]} {r[1].total}; totals {s.totals[0]} {s.totals[1]}")
     if s.totals != state.totals:
         raise NotationError(f"the history replays to totals {s.totals}, not {state.totals}: "
                             "the start totals are wrong")
@@ -280,10 +280,10 @@ def replay(record: Record, check_result: bool = True) -> State:
     except (CanastaError, ValueError) as e:
         raise NotationError(f"cannot start the game: {e}", field="header") from None
     if record.seats is not None and tuple(state.players) != tuple(record.seats):
-        got = " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players))
+        got = " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players, strict=True))
         raise NotationError(f"the draw for seats gives {got}, not the record's seats", field="seats")
     lines = record.action_lines or [None] * len(record.actions)  # type: ignore[list-item]
-    for (seat, action), no in zip(record.actions, lines):
+    for (seat, action), no in zip(record.actions, lines, strict=True):
         text = format_action(action)
         if state.current_seat is None:
             raise NotationError(f"{seat} {text}: the game is already over", line=no, field="actions")

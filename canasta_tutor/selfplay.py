@@ -28,7 +28,7 @@ from .actions import format_action
 from .game import Game
 from .invariants import check_invariants
 from .options import RuleOptions
-from .state import GAME_OVER, HAND_OVER, State
+from .state import GAME_OVER, HAND_OVER, Action, State
 
 #: How many violation messages a report keeps.
 KEEP_MESSAGES = 10
@@ -73,7 +73,7 @@ class _Abandon(Exception):
     """Internal: give up the current hand after a violation."""
 
 
-def _snapshot(s: State) -> tuple:
+def _snapshot(s: State) -> tuple[object, ...]:
     """Everything that legal_actions() might disturb, as comparable values."""
     return (
         s.phase, s.turn, s.dealer, s.deal_no, tuple(s.totals), tuple(s.hand_size),
@@ -113,7 +113,7 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
     violations = 0
     messages: list[str] = []
 
-    def fault(msgs: list[str], action: tuple | None) -> None:
+    def fault(msgs: list[str], action: Action | None) -> None:
         nonlocal violations
         violations += len(msgs)
         where = f"seed {game_seed} deal {state.deal_no} action {len(state.history)}"
@@ -127,12 +127,13 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
                 messages.append(f"{where}: {m}")
 
     start = time.perf_counter()
+    bad: list[str] | None
     if check:
         bad = check_invariants(state)
         if bad:
             fault(bad, None)
     while done < hands:
-        action = None
+        action: Action | None = None
         bad = None
         try:
             if check:

@@ -35,7 +35,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import (
     BLACK_THREE,
@@ -58,8 +58,12 @@ from .cards import (
 from .errors import IllegalActionError
 from .feasibility import can_go_out, max_meld_points
 from .options import RuleOptions
+from .scoring import HandResult, SideScore
 
-Action = tuple  # ("draw",), ("take", k, n, j, d), ... see the module docstring
+if TYPE_CHECKING:
+    from .game import SeatDraw
+
+Action = tuple[Any, ...]  # ("draw",), ("take", k, n, j, d), ... see the module docstring
 
 SEATS = "NESW"
 SIDE_NAMES = ("NS", "EW")
@@ -141,6 +145,39 @@ class State:
     options: RuleOptions
     hands: list[list[list[int]]]
     melds: list[dict[int, list[list[int]]]]
+    seed: int
+    deal_no: int
+    dealer: int
+    totals: list[int]
+    deal_totals: list[int]
+    minimums: list[int]
+    hand_size: list[int]
+    red3: list[list[int]]
+    pile: list[int]
+    freeze_at: int
+    stock: list[int]
+    turn: int
+    phase: str
+    initial: list[bool]
+    pending: int
+    shown: bool
+    asked: int
+    answer: bool | None
+    must_out: bool
+    melded_turn: bool
+    took_pack: bool
+    first_turn_done: list[bool]
+    has_melded: list[bool]
+    b3_melded: int
+    went_out: int | None
+    concealed: bool
+    hand_results: list[HandResult]
+    history: list[Action]
+    known: list[list[int]]
+    players: tuple[str, ...]
+    seat_draws: list[SeatDraw]
+    winner: int | None
+    stock_emptied: bool
 
     # ------------------------------------------------------------------ setup
     def __init__(self, options: RuleOptions | None = None, seed: int = 0) -> None:
@@ -224,7 +261,7 @@ class State:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> "State":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         return self.copy()
 
     # ------------------------------------------------------------- the deal
@@ -475,7 +512,8 @@ class State:
             out.append(_ASK)
         return out
 
-    def _meld_candidates(self, hand: list[list[int]], melds: dict, out: list, exclude: int) -> None:
+    def _meld_candidates(self, hand: list[list[int]], melds: dict[int, list[list[int]]], out: list[Action],
+                         exclude: int) -> None:
         nj = len(hand[JOKER])
         nd = len(hand[DEUCE])
         cap = self.options.wild_caps
@@ -759,7 +797,7 @@ class State:
                 return why
         return None
 
-    def _why_not_after(self, seat: int, counts: list[int], summary: dict, left: int,
+    def _why_not_after(self, seat: int, counts: list[int], summary: dict[int, tuple[int, int]], left: int,
                        b3_on_table: int = 0) -> tuple[str, str] | None:
         """Can the turn still end legally after a take, meld or addition?"""
         if left == 0:
@@ -1035,7 +1073,7 @@ class State:
             self.phase = ANSWER
         elif verb == "yes" or verb == "no":
             self.answer = verb == "yes"
-            self.must_out = self.must_out or self.answer
+            self.must_out = self.must_out or self.answer is True
             self.phase = DRAW if self.asked == 1 else MELD
         elif verb == "pass":
             self._end_hand()
@@ -1117,16 +1155,16 @@ class State:
         result = self.score_hand()
         self.hand_results.append(result)
         for side in (0, 1):
-            self.totals[side] += result["sides"][side]["total"]
+            self.totals[side] += result.sides[side].total
         self.phase = HAND_OVER
         a, b = self.totals
         if (a >= TARGET or b >= TARGET) and a != b:
             self.phase = GAME_OVER
             self.winner = 0 if a > b else 1
 
-    def score_hand(self) -> dict:
+    def score_hand(self) -> HandResult:
         """The score of the hand as it stands (R-SCORE-1..3): a breakdown for each side."""
-        sides = []
+        sides: list[SideScore] = []
         for side in (0, 1):
             melds = self.melds[side]
             natural = mixed = 0
@@ -1150,18 +1188,18 @@ class State:
                     for c in kind_cards:
                         in_hand += CARD_VALUE[c]
             bonus = 500 * natural + 300 * mixed + red_value + out + concealed
-            sides.append({
-                "natural_canastas": natural,
-                "mixed_canastas": mixed,
-                "red_threes": red_value,
-                "going_out": out,
-                "concealed": concealed,
-                "melded": melded_points,
-                "in_hand": -in_hand,
-                "total": bonus + melded_points - in_hand,
-            })
-        return {"deal": self.deal_no, "went_out": None if self.went_out is None else SEATS[self.went_out],
-                "concealed": self.concealed, "sides": sides}
+            sides.append(SideScore(
+                natural_canastas=natural,
+                mixed_canastas=mixed,
+                red_threes=red_value,
+                going_out=out,
+                concealed=concealed,
+                melded=melded_points,
+                in_hand=-in_hand,
+                total=bonus + melded_points - in_hand,
+            ))
+        return HandResult(deal=self.deal_no, went_out=None if self.went_out is None else SEATS[self.went_out],
+                          concealed=self.concealed, sides=(sides[0], sides[1]))
 
     # -------------------------------------------------------------- output
     def __str__(self) -> str:
@@ -1197,8 +1235,10 @@ class State:
 
 
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))
-_ADDS = tuple((("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
-_MELDS = tuple((("meld", k, 3, 0, 0), ("meld", k, 2, 1, 0), ("meld", k, 2, 0, 1)) for k in range(11))
+_ADDS: tuple[tuple[Action, Action, Action], ...] = tuple(
+    (("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
+_MELDS: tuple[tuple[Action, Action, Action], ...] = tuple(
+    (("meld", k, 3, 0, 0), ("meld", k, 2, 1, 0), ("meld", k, 2, 0, 1)) for k in range(11))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {

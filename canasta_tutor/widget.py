@@ -776,12 +776,12 @@ class CanastaTable(anywidget.AnyWidget):
                       + "Click New hand for a new game.", "ok")
         elif s.phase == HAND_OVER:
             r = s.hand_results[-1]
-            who = r["went_out"]
+            who = r.went_out
             side = self.me & 1
             head = (f"{self._name(SEATS.index(who)).capitalize()} went out"
-                    + (" concealed" if r["concealed"] else "")) if who else "The stock ran out"
-            self._say(f"{head}. This hand: We {r['sides'][side]['total']:+d}, "
-                      f"They {r['sides'][1 - side]['total']:+d}. Click New hand.", "ok")
+                    + (" concealed" if r.concealed else "")) if who else "The stock ran out"
+            self._say(f"{head}. This hand: We {r.sides[side].total:+d}, "
+                      f"They {r.sides[1 - side].total:+d}. Click New hand.", "ok")
         elif s.actor == self.me:
             if s.phase == "draw":
                 self._say("Your turn: draw from the stock or take the pack.", "info")
@@ -840,15 +840,15 @@ class CanastaTable(anywidget.AnyWidget):
             "we": obs.totals[we], "they": obs.totals[they],
             "min_we": obs.minimums[we], "min_they": obs.minimums[they],
             "initial_we": obs.initial[we], "initial_they": obs.initial[they],
-            "rows": [[r["deal"] + 1, r["sides"][we]["total"], r["sides"][they]["total"]]
+            "rows": [[r.deal + 1, r.sides[we].total, r.sides[they].total]
                      for r in obs.hand_results][-8:],
             "pending": obs.pending if obs.turn == me else 0,
         }
         result = None
         if obs.phase in (HAND_OVER, GAME_OVER) and obs.hand_results:
             r = obs.hand_results[-1]
-            result = {"went_out": self._name(SEATS.index(r["went_out"])) if r["went_out"] else None,
-                      "concealed": r["concealed"], "we": r["sides"][we], "they": r["sides"][they],
+            result = {"went_out": self._name(SEATS.index(r.went_out)) if r.went_out else None,
+                      "concealed": r.concealed, "we": r.sides[we].to_dict(), "they": r.sides[they].to_dict(),
                       "game_over": obs.phase == GAME_OVER,
                       "winner": None if obs.phase != GAME_OVER else ("we" if obs.totals[we] > obs.totals[they]
                                                                      else "they")}

@@ -96,7 +96,7 @@ def test_observation_never_holds_hidden_cards():
     s = STATES[5]
     obs = observe(s, 2)
     for o in (0, 1, 3):
-        line = next(l for l in obs.position_text.splitlines() if l.startswith(f"{'NESW'[o]}:"))
+        line = next(ln for ln in obs.position_text.splitlines() if ln.startswith(f"{'NESW'[o]}:"))
         assert "cards" in line
     assert len(obs.hand) == s.hand_size[2]
 

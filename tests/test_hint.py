@@ -193,7 +193,8 @@ def test_hint_data_and_text():
     assert 2 <= len(h.alternatives) <= 3
     for a in h.alternatives:
         assert a.value <= h.value
-        assert a.stderr > 0 and a.why.endswith(").") or a.why.endswith(".")
+        assert a.stderr > 0, (a.action, a.stderr)
+        assert a.why.endswith("."), a.why
         assert a.action in state.legal_actions()
     assert all(p["id"] in PRINCIPLES for p in d["principles"])
     text = h.text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -170,10 +171,9 @@ def test_detects_an_unknown_phase(with_melds) -> None:
 def test_detects_a_wrong_hand_score(hand_over) -> None:
     """R-SCORE-1..3: the hand's score is recounted from the cards."""
     broken = hand_over.copy()
-    result = dict(broken.hand_results[-1])
-    result["sides"] = [dict(s) for s in result["sides"]]
-    result["sides"][0]["total"] += 10
-    broken.hand_results[-1] = result
+    result = broken.hand_results[-1]
+    ns = replace(result.sides[0], total=result.sides[0].total + 10)
+    broken.hand_results[-1] = replace(result, sides=(ns, result.sides[1]))
     broken.totals[0] += 10
     msgs = new_messages(broken, hand_over)
     assert any("R-SCORE" in m and "NS scored" in m for m in msgs), msgs

@@ -47,26 +47,27 @@ def _choose(rng: random.Random, legal: list) -> tuple:
 def _check_hand_end(before_totals, state) -> None:
     """The scoring identity of R-SCORE-1..3 for the hand that just ended."""
     res = state.hand_results[-1]
-    for side, entry in enumerate(res["sides"]):
-        bonus = (500 * entry["natural_canastas"] + 300 * entry["mixed_canastas"] + entry["red_threes"]
-                 + entry["going_out"] + entry["concealed"])
-        assert entry["total"] == bonus + entry["melded"] + entry["in_hand"]
-        assert entry["in_hand"] <= 0 <= entry["melded"]
-        assert entry["going_out"] in (0, 100) and entry["concealed"] in (0, 100)
-        if entry["concealed"]:
-            assert entry["going_out"] == 100
+    for side, entry in enumerate(res.sides):
+        bonus = (500 * entry.natural_canastas + 300 * entry.mixed_canastas + entry.red_threes
+                 + entry.going_out + entry.concealed)
+        assert entry.total == bonus + entry.melded + entry.in_hand
+        assert entry.in_hand <= 0 <= entry.melded
+        assert entry.going_out in (0, 100) and entry.concealed in (0, 100)
+        if entry.concealed:
+            assert entry.going_out == 100
         reds = len(state.red3[side])
         value = 800 if reds == 4 else 100 * reds
         has_meld = bool(state.meld_summary(side))
-        assert entry["red_threes"] == (value if has_meld else -value)
-        assert before_totals[side] + entry["total"] == state.totals[side]
+        assert entry.red_threes == (value if has_meld else -value)
+        assert before_totals[side] + entry.total == state.totals[side]
     # both partners' hands count against their side
     for side in (0, 1):
         hand_value = 0
         for seat in (side, side + 2):
             counts = state.hand_counts(seat)
-            hand_value += sum(n * v for n, v in zip(counts, (5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 0)))
-        assert res["sides"][side]["in_hand"] == -hand_value
+            values = (5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 0)
+            hand_value += sum(n * v for n, v in zip(counts, values, strict=True))
+        assert res.sides[side].in_hand == -hand_value
 
 
 def _walk(seed, options, steps, visit):
@@ -182,7 +183,7 @@ def test_whole_games_score_identity(seed, options):
     sums = [0, 0]
     for res in state.hand_results:
         for side in (0, 1):
-            sums[side] += res["sides"][side]["total"]
+            sums[side] += res.sides[side].total
     assert sums == list(state.totals)
     if state.phase == "game_over":
         assert max(state.totals) >= 5000

@@ -66,7 +66,7 @@ def test_yes_binds_to_go_out_R_ASK_3():
     ok(state, ("meld", FIVE, 3, 0, 0))
     last = next(a for a in state.legal_actions() if a[0] == "discard")
     ok(state, last)
-    assert state.phase == "hand_over" and state.hand_results[-1]["went_out"] == "S"
+    assert state.phase == "hand_over" and state.hand_results[-1].went_out == "S"
 
 
 def test_no_forbids_going_out_R_ASK_3():

@@ -28,18 +28,18 @@ def test_canasta_is_seven_cards_with_four_naturals_R_CAN_1():
     assert not six.side_has_canasta(0)
     seven = _pos(melds="QS QH QD QC JK 2S 2H")
     assert seven.side_has_canasta(0)
-    res = seven.score_hand()["sides"][0]
-    assert res["mixed_canastas"] == 1
-    assert _pos(melds="QS QH QD QC QS QH QD").score_hand()["sides"][0]["natural_canastas"] == 1
+    res = seven.score_hand().sides[0]
+    assert res.mixed_canastas == 1
+    assert _pos(melds="QS QH QD QC QS QH QD").score_hand().sides[0].natural_canastas == 1
 
 
 def test_meld_grows_into_canasta_at_seven_R_CAN_1():
     """R-CAN-1: the seventh card makes the meld a canasta (counted in the score)."""
     state = _pos(s="QC 5S 5H", melds="QS QH QD QC QS QH")
-    assert state.score_hand()["sides"][0]["natural_canastas"] == 0
+    assert state.score_hand().sides[0].natural_canastas == 0
     ok(state, ("add", QUEEN, QUEEN))
     assert state.side_has_canasta(0)
-    assert state.score_hand()["sides"][0]["natural_canastas"] == 1
+    assert state.score_hand().sides[0].natural_canastas == 1
 
 
 def test_natural_500_mixed_300_plus_card_values_R_CAN_2():
@@ -55,30 +55,30 @@ def test_natural_500_mixed_300_plus_card_values_R_CAN_2():
         W: 4C
         melds NS: QS QH QD QC QS QH QD; 8S 8H 8D 8C JK 2S 2H
     """)
-    res = state.score_hand()["sides"][0]
-    assert res["natural_canastas"] == 1 and res["mixed_canastas"] == 1
-    assert res["melded"] == 70 + 40 + 50 + 40
-    assert res["total"] == 500 + 300 + 70 + 130 - 10
+    res = state.score_hand().sides[0]
+    assert res.natural_canastas == 1 and res.mixed_canastas == 1
+    assert res.melded == 70 + 40 + 50 + 40
+    assert res.total == 500 + 300 + 70 + 130 - 10
 
 
 def test_adding_to_canasta_scores_cards_not_bonus_R_CAN_3():
     """R-CAN-3: cards may be added to a finished canasta; each scores its value, the bonus stays."""
     state = _pos(s="QC KS 5S 5H", melds="QS QH QD QC QS QH QD")
-    before = state.score_hand()["sides"][0]
+    before = state.score_hand().sides[0]
     ok(state, ("add", QUEEN, QUEEN))
-    after = state.score_hand()["sides"][0]
-    assert after["natural_canastas"] == 1
-    assert after["melded"] == before["melded"] + 10
+    after = state.score_hand().sides[0]
+    assert after.natural_canastas == 1
+    assert after.melded == before.melded + 10
 
 
 def test_wild_card_makes_natural_canasta_mixed_R_CAN_3():
     """R-CAN-3: a wild card added to a natural canasta makes it mixed: 500 drops to 300."""
     state = _pos(s="JK 5S 5H", melds="QS QH QD QC QS QH QD")
-    assert state.score_hand()["sides"][0]["natural_canastas"] == 1
+    assert state.score_hand().sides[0].natural_canastas == 1
     ok(state, ("add", QUEEN, JOKER))
-    res = state.score_hand()["sides"][0]
-    assert res["natural_canastas"] == 0 and res["mixed_canastas"] == 1
-    assert res["melded"] == 70 + 50
+    res = state.score_hand().sides[0]
+    assert res.natural_canastas == 0 and res.mixed_canastas == 1
+    assert res.melded == 70 + 50
 
 
 RED = set("HD")

@@ -42,9 +42,9 @@ def test_four_players_two_fixed_sides_partners_opposite_R_CARDS_1():
         S: AS
         W: JK
     """)
-    res = state.score_hand()["sides"]
-    assert res[0]["in_hand"] == -(10 + 20)  # N's king and S's ace
-    assert res[1]["in_hand"] == -(5 + 5 + 50)  # E's fives and W's joker
+    res = state.score_hand().sides
+    assert res[0].in_hand == -(10 + 20)  # N's king and S's ace
+    assert res[1].in_hand == -(5 + 5 + 50)  # E's fives and W's joker
     assert SEATS == "NESW"
 
 
@@ -94,7 +94,7 @@ def test_card_values_in_the_score_R_CARDS_3():
         melds NS: QH QS QD
         melds EW: TH TS TD
     """)
-    res = state.score_hand()["sides"]
-    assert res[0]["in_hand"] == -(50 + 20 + 20 + 10 + 10 + 10 + 5)
-    assert res[1]["in_hand"] == -(5 + 5 + 5 + 5 + 5 + 10)
-    assert res[0]["melded"] == 30 and res[1]["melded"] == 30
+    res = state.score_hand().sides
+    assert res[0].in_hand == -(50 + 20 + 20 + 10 + 10 + 10 + 5)
+    assert res[1].in_hand == -(5 + 5 + 5 + 5 + 5 + 10)
+    assert res[0].melded == 30 and res[1].melded == 30

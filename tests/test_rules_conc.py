@@ -38,11 +38,11 @@ def test_concealed_going_out_R_CONC_1_R_CONC_3():
     ok(state, ("meld", KING, 3, 0, 0))
     ok(state, ("discard", NINE))
     res = state.hand_results[-1]
-    assert res["went_out"] == "S" and res["concealed"]
-    ns = res["sides"][0]
-    assert ns["going_out"] == 100 and ns["concealed"] == 100
-    assert ns["going_out"] + ns["concealed"] == 200
-    assert ns["total"] == 500 + 35 + 30 + 30 + 200 - 10
+    assert res.went_out == "S" and res.concealed
+    ns = res.sides[0]
+    assert ns.going_out == 100 and ns.concealed == 100
+    assert ns.going_out + ns.concealed == 200
+    assert ns.total == 500 + 35 + 30 + 30 + 200 - 10
 
 
 def test_not_concealed_after_earlier_meld_R_CONC_1():
@@ -53,8 +53,8 @@ def test_not_concealed_after_earlier_meld_R_CONC_1():
     ok(state, ("meld", KING, 3, 0, 0))
     ok(state, ("discard", NINE))
     res = state.hand_results[-1]
-    assert not res["concealed"]
-    assert res["sides"][0]["going_out"] == 100 and res["sides"][0]["concealed"] == 0
+    assert not res.concealed
+    assert res.sides[0].going_out == 100 and res.sides[0].concealed == 0
 
 
 def test_concealed_from_stock_needs_no_minimum_R_CONC_2():
@@ -66,7 +66,7 @@ def test_concealed_from_stock_needs_no_minimum_R_CONC_2():
     ok(state, ("meld", FIVE, 3, 0, 0))
     assert state.phase == "hand_over"
     res = state.hand_results[-1]
-    assert res["concealed"] and res["sides"][0]["concealed"] == 100
+    assert res.concealed and res.sides[0].concealed == 100
 
 
 def test_concealed_after_taking_pack_needs_minimum_R_CONC_2():
@@ -84,8 +84,8 @@ def test_concealed_after_taking_pack_with_minimum_R_CONC_2():
     ok(state, ("take", FIVE, 2, 0, 0))  # + 15 = 50
     ok(state, ("discard", NINE))
     res = state.hand_results[-1]
-    assert res["went_out"] == "S" and res["concealed"]
-    assert res["sides"][0]["going_out"] + res["sides"][0]["concealed"] == 200
+    assert res.went_out == "S" and res.concealed
+    assert res.sides[0].going_out + res.sides[0].concealed == 200
 
 
 def test_concealed_going_out_by_melding_everything_R_CONC_1_R_CONC_3():
@@ -94,7 +94,7 @@ def test_concealed_going_out_by_melding_everything_R_CONC_1_R_CONC_3():
     _meld_fours(state)
     ok(state, ("meld", KING, 3, 0, 0))
     res = state.hand_results[-1]
-    assert res["went_out"] == "S" and res["concealed"]
-    ns = res["sides"][0]
-    assert ns["going_out"] == 100 and ns["concealed"] == 100
-    assert ns["total"] == 500 + 35 + 30 + 30 + 200 - 10  # N still holds 6S 6H
+    assert res.went_out == "S" and res.concealed
+    ns = res.sides[0]
+    assert ns.going_out == 100 and ns.concealed == 100
+    assert ns.total == 500 + 35 + 30 + 30 + 200 - 10  # N still holds 6S 6H

@@ -49,7 +49,7 @@ def test_first_to_5000_wins_R_GAME_1():
 def test_deal_is_played_to_its_end_R_GAME_1():
     """R-GAME-1: the deal in which a side passes 5,000 is played to its end: no early stop."""
     state = P(END.format(a=4900, b=0, options="").replace("S: 5S", "S: 5S 6S"))
-    assert state.score_hand()["sides"][0]["total"] > 100  # plainly past 5,000 already
+    assert state.score_hand().sides[0].total > 100  # plainly past 5,000 already
     ok(state, ("discard", FIVE))
     assert state.phase == "draw" and state.current_seat == "W"
 

@@ -156,8 +156,8 @@ def test_black_threes_melded_when_going_out_R_MELD_4_R_OUT_1():
     refuse(state, ("add", QUEEN, QUEEN), ("R-MELD-8", "R-MELD-1", "R-TURN-2"))
     ok(state, ("discard", NINE))
     assert state.phase == "hand_over"
-    assert state.hand_results[-1]["went_out"] == "S"
-    assert state.hand_results[-1]["sides"][0]["melded"] == 7 * 10 + 3 * 5
+    assert state.hand_results[-1].went_out == "S"
+    assert state.hand_results[-1].sides[0].melded == 7 * 10 + 3 * 5
 
 
 def test_four_black_threes_going_out_by_melding_R_MELD_4_R_OUT_3():
@@ -204,10 +204,10 @@ def test_cards_in_hand_score_minus_even_if_meldable_R_MELD_5():
         melded-before: S
     """)
     ok(state, ("add", QUEEN, QUEEN))
-    ns = state.hand_results[-1]["sides"][0]
-    assert ns["in_hand"] == -30
-    assert ns["concealed"] == 0
-    assert ns["total"] == 500 + 80 + 100 - 30
+    ns = state.hand_results[-1].sides[0]
+    assert ns.in_hand == -30
+    assert ns.concealed == 0
+    assert ns.total == 500 + 80 + 100 - 30
 
 
 def test_several_melds_and_additions_in_one_turn_R_MELD_6():

@@ -36,8 +36,8 @@ def test_going_out_by_discard_with_canasta_R_OUT_1():
     state = _pos("5S", melds=CANASTA)
     ok(state, ("discard", FIVE))
     assert state.phase == "hand_over"
-    assert state.hand_results[-1]["went_out"] == "S"
-    assert state.hand_results[-1]["sides"][0]["going_out"] == 100
+    assert state.hand_results[-1].went_out == "S"
+    assert state.hand_results[-1].sides[0].going_out == 100
 
 
 def test_complete_canasta_and_go_out_same_turn_R_OUT_1():
@@ -49,7 +49,7 @@ def test_complete_canasta_and_go_out_same_turn_R_OUT_1():
     ok(state, ("add", KING, KING))  # seven kings: a canasta, one card left
     ok(state, ("discard", FIVE))
     assert state.phase == "hand_over"
-    assert state.hand_results[-1]["sides"][0]["natural_canastas"] == 1
+    assert state.hand_results[-1].sides[0].natural_canastas == 1
 
 
 def test_must_keep_a_card_while_side_cannot_go_out_R_OUT_2():
@@ -67,7 +67,7 @@ def test_go_out_without_discard_R_OUT_3():
     ok(state, ("add", KING, KING))
     ok(state, ("add", KING, JOKER))
     assert state.phase == "hand_over"
-    assert state.hand_results[-1]["went_out"] == "S"
+    assert state.hand_results[-1].went_out == "S"
     assert len(state.pile) == 1  # nothing was discarded
 
 
@@ -80,8 +80,8 @@ def test_hand_over_after_going_out_R_OUT_4():
     refuse(state, ("draw",), "R-OUT-4", "over")
     refuse(state, ("discard", FIVE), "R-OUT-4")
     res = state.hand_results[-1]
-    assert state.totals == [res["sides"][0]["total"], res["sides"][1]["total"]]
-    assert res["sides"][1]["total"] < 0  # EW scored too: their cards in hand count against them
+    assert state.totals == [res.sides[0].total, res.sides[1].total]
+    assert res.sides[1].total < 0  # EW scored too: their cards in hand count against them
 
 
 def test_no_dead_end_after_meld_toward_minimum_R_OUT_2_R_MIN_1():

@@ -112,18 +112,18 @@ def _score_position(reds_ns: str, melds_ns: str) -> str:
 def test_red_three_bonus_and_all_four_800_R_RED_4(reds, value):
     """R-RED-4: each red three is 100; a side with all four scores 800."""
     state = P(_score_position(f"red threes NS: {reds}", "melds NS: KS KH KD"))
-    res = state.score_hand()["sides"][0]
-    assert res["red_threes"] == value
-    assert res["total"] == value + 30 - 10
+    res = state.score_hand().sides[0]
+    assert res.red_threes == value
+    assert res.total == value + 30 - 10
 
 
 @pytest.mark.parametrize("reds,value", [("3H", -100), ("3H 3D", -200), ("3H 3D 3H 3D", -800)])
 def test_red_threes_count_against_a_side_without_meld_R_RED_5(reds, value):
     """R-RED-5: a side that made no meld has its red threes taken off (two cost 200, four 800)."""
     state = P(_score_position(f"red threes NS: {reds}", ""))
-    res = state.score_hand()["sides"][0]
-    assert res["red_threes"] == value
-    assert res["total"] == value - 10
+    res = state.score_hand().sides[0]
+    assert res.red_threes == value
+    assert res.total == value - 10
 
 
 def test_red_threes_settled_at_hand_end_R_RED_5():
@@ -143,7 +143,7 @@ def test_red_threes_settled_at_hand_end_R_RED_5():
     """)
     ok(state, ("add", KING, KING))
     assert state.phase == "hand_over"
-    ns, ew = state.hand_results[-1]["sides"]
-    assert ns["red_threes"] == 200 and ew["red_threes"] == -100
-    assert state.totals == [ns["total"], ew["total"]]
+    ns, ew = state.hand_results[-1].sides
+    assert ns.red_threes == 200 and ew.red_threes == -100
+    assert state.totals == [ns.total, ew.total]
     refuse(state, ("meld", RED_THREE, 3, 0, 0), "R-OUT-4")

@@ -25,30 +25,30 @@ def test_bonuses_R_SCORE_1():
         melded-before: S N
     """)
     ok(state, ("discard", FIVE))
-    ns = state.hand_results[-1]["sides"][0]
-    assert (ns["natural_canastas"], ns["mixed_canastas"]) == (1, 1)
-    assert ns["red_threes"] == 800 and ns["going_out"] == 100 and ns["concealed"] == 0
-    assert ns["total"] == 500 + 300 + 800 + 100 + (70 + 130) - 5
+    ns = state.hand_results[-1].sides[0]
+    assert (ns.natural_canastas, ns.mixed_canastas) == (1, 1)
+    assert ns.red_threes == 800 and ns.going_out == 100 and ns.concealed == 0
+    assert ns.total == 500 + 300 + 800 + 100 + (70 + 130) - 5
 
 
 def test_points_melded_minus_both_hands_R_SCORE_2():
     """R-SCORE-2: points are every melded card's value minus every card left in both partners' hands."""
     state = _end(0, 0)
-    ns, ew = state.hand_results[-1]["sides"]
-    assert ns["melded"] == 70 and ns["in_hand"] == -5
-    assert ew["melded"] == 70 and ew["in_hand"] == -10
+    ns, ew = state.hand_results[-1].sides
+    assert ns.melded == 70 and ns.in_hand == -5
+    assert ew.melded == 70 and ew.in_hand == -10
 
 
 def test_hand_score_bonus_plus_points_and_can_be_negative_R_SCORE_3():
     """R-SCORE-3: a side's score is its bonuses plus its points, red threes subtracted without a
     meld; the result can be negative."""
     state = _end(0, 0)
-    ns, ew = state.hand_results[-1]["sides"]
+    ns, ew = state.hand_results[-1].sides
     for side in (ns, ew):
-        bonus = (500 * side["natural_canastas"] + 300 * side["mixed_canastas"] + side["red_threes"]
-                 + side["going_out"] + side["concealed"])
-        assert side["total"] == bonus + side["melded"] + side["in_hand"]
-    assert ns["total"] == NS_HAND and ew["total"] == EW_HAND
+        bonus = (500 * side.natural_canastas + 300 * side.mixed_canastas + side.red_threes
+                 + side.going_out + side.concealed)
+        assert side.total == bonus + side.melded + side.in_hand
+    assert ns.total == NS_HAND and ew.total == EW_HAND
     neg = P("""
         dealer: E
         turn: S meld
@@ -63,8 +63,8 @@ def test_hand_score_bonus_plus_points_and_can_be_negative_R_SCORE_3():
         melded-before: S N
     """)
     ok(neg, ("discard", FIVE))
-    ew = neg.hand_results[-1]["sides"][1]
-    assert ew["total"] == -200 - 120 - 5 < 0
+    ew = neg.hand_results[-1].sides[1]
+    assert ew.total == -200 - 120 - 5 < 0
 
 
 def test_score_sheet_running_totals_set_next_minimum_R_SCORE_4():

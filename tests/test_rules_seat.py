@@ -27,7 +27,7 @@ def test_seat_draw_ranks_ace_high_then_suits_R_SEAT_1_R_SEAT_3(seed):
     final = {d.player: d.card for d in draws if not d.redraw}
     assert set(final) == set(players)
     order = sorted(players, key=lambda p: _draw_value(final[p]), reverse=True)
-    by_seat = dict(zip(SEATS, seated))
+    by_seat = dict(zip(SEATS, seated, strict=True))
     assert (by_seat["S"], by_seat["N"], by_seat["W"], by_seat["E"]) == tuple(order)
 
 

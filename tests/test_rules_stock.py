@@ -38,8 +38,8 @@ def test_last_stock_card_red_three_ends_play_R_STOCK_1():
     assert state.phase == "hand_over"
     assert sorted(CARD_CODE[c] for c in state.red3[0]) == ["3D", "3H"]
     res = state.hand_results[-1]
-    assert res["went_out"] is None
-    assert res["sides"][0]["red_threes"] == 200
+    assert res.went_out is None
+    assert res.sides[0].red_threes == 200
     refuse(state, ("discard", SEVEN), "R-OUT-4")
     refuse(state, ("meld", KING, 3, 0, 0), "R-OUT-4")
 
@@ -104,7 +104,7 @@ def test_not_forced_to_start_a_new_meld_R_STOCK_3():
     ok(state, ("pass",))
     assert state.phase == "hand_over"
     assert len(state.hand_results) == 1
-    assert state.hand_results[-1]["went_out"] is None
+    assert state.hand_results[-1].went_out is None
 
 
 def test_play_ends_when_player_cannot_take_R_STOCK_3():
@@ -113,7 +113,7 @@ def test_play_ends_when_player_cannot_take_R_STOCK_3():
     ok(state, ("draw",))
     ok(state, ("discard", SEVEN))
     assert state.phase == "hand_over"
-    assert state.hand_results[-1]["went_out"] is None
+    assert state.hand_results[-1].went_out is None
 
 
 def test_pass_refused_while_stock_has_cards_R_STOCK_3():

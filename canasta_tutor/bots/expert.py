@@ -42,8 +42,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     others = [o for o in range(4) if o != seat]
     pool: list[int] = []
     for o in others:
-        for k in s.hands[o]:
-            pool.extend(k)
+        for cards in s.hands[o]:
+            pool.extend(cards)
     pool.extend(s.stock)
     pool.sort()  # forget where the cards were
     rng.shuffle(pool)
@@ -105,15 +105,16 @@ def playout(state: State, seat: int) -> float:
     """Play the hand out with the rules-of-thumb policy; our side's margin."""
     while state.phase not in (HAND_OVER, GAME_OVER):
         actor = state.actor
+        assert actor is not None  # the game is not over
         legal = state.legal_actions()
         if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
-            sides = state.score_hand()["sides"]
+            sides = state.score_hand().sides
             side = seat & 1
-            return float(sides[side]["total"] - sides[1 - side]["total"])
+            return float(sides[side].total - sides[1 - side].total)
         state.apply_unchecked(decide(view_of_state(state, actor, legal))[0])
-    sides = state.hand_results[-1]["sides"]
+    sides = state.hand_results[-1].sides
     side = seat & 1
-    return float(sides[side]["total"] - sides[1 - side]["total"])
+    return float(sides[side].total - sides[1 - side].total)
 
 
 @dataclass
@@ -193,13 +194,13 @@ def _mean_se(vals: list[float]) -> tuple[float, float]:
 def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estimate]:
     """Estimates sorted best first; ``diff_stderr`` is the paired standard error against the best."""
     est = []
-    for a, vals in zip(candidates, values):
+    for a, vals in zip(candidates, values, strict=True):
         m, se = _mean_se(vals)
         est.append(Estimate(a, m, se, len(vals)))
     order = sorted(range(len(est)), key=lambda i: (-est[i].mean, i))
     best = order[0]
     for i in order[1:]:
-        est[i].diff_stderr = _mean_se([x - y for x, y in zip(values[best], values[i])])[1]
+        est[i].diff_stderr = _mean_se([x - y for x, y in zip(values[best], values[i], strict=True)])[1]
     return [est[i] for i in order]
 
 
@@ -214,7 +215,7 @@ def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
     ``z`` paired standard errors: search overrules the heuristics only when it is sure."""
     best_i, best_gain = 0, 0.0
     for i in range(1, len(candidates)):
-        m, se = _mean_se([x - y for x, y in zip(values[i], values[0])])
+        m, se = _mean_se([x - y for x, y in zip(values[i], values[0], strict=True)])
         if m > z * se and m > best_gain:
             best_i, best_gain = i, m
     return candidates[best_i]

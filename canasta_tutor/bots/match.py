@@ -25,6 +25,7 @@ def play_hand(state: State, policies: list[StatePolicy]) -> State:
     """Play the current hand of ``state`` to its end with a policy per seat."""
     while state.phase not in (HAND_OVER, GAME_OVER):
         seat = state.actor
+        assert seat is not None  # the game is not over
         state.apply_unchecked(policies[seat](state, seat))
     return state
 
@@ -79,10 +80,10 @@ class MatchReport:
 def play_deal(seed: int, a: StatePolicy, b: StatePolicy) -> float:
     """A's margin on one duplicate deal: A sits NS then EW on the same cards."""
     s1 = play_hand(deal_state(seed), [a, b, a, b])
-    r1 = s1.hand_results[-1]["sides"]
+    r1 = s1.hand_results[-1].sides
     s2 = play_hand(deal_state(seed), [b, a, b, a])
-    r2 = s2.hand_results[-1]["sides"]
-    return (r1[0]["total"] - r1[1]["total"]) + (r2[1]["total"] - r2[0]["total"])
+    r2 = s2.hand_results[-1].sides
+    return (r1[0].total - r1[1].total) + (r2[1].total - r2[0].total)
 
 
 def run_match(a: StatePolicy, b: StatePolicy, deals: int, seed: int, progress: bool = False,

@@ -1,0 +1,59 @@
+"""The score of a hand as typed records (R-SCORE-1..3).
+
+:meth:`canasta_tutor.state.State.score_hand` returns a :class:`HandResult`, and
+``State.hand_results`` keeps one per finished hand.  ``to_dict()`` gives the
+JSON form (the command line's ``--json`` output, events, widgets).
+
+>>> side = SideScore(natural_canastas=1, mixed_canastas=0, red_threes=100, going_out=100,
+...                  concealed=0, melded=150, in_hand=-20, total=830)
+>>> result = HandResult(deal=0, went_out="S", concealed=False, sides=(side, side))
+>>> result.sides[0].total, result.to_dict()["sides"][1]["red_threes"]
+(830, 100)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's score for a hand: the bonuses, the card points, and the total.
+
+    ``red_threes`` is negative when the side melded nothing; ``in_hand`` is the
+    (negative) value of the cards left in the partners' hands.
+    """
+
+    natural_canastas: int
+    mixed_canastas: int
+    red_threes: int
+    going_out: int
+    concealed: int
+    melded: int
+    in_hand: int
+    total: int
+
+    def to_dict(self) -> dict[str, int]:
+        """The JSON form, keys in field order."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The result of one hand: its deal number (from 0), who went out (a seat
+    letter, or None when the stock ran out), whether concealed, and the two
+    sides' scores (NS first)."""
+
+    deal: int
+    went_out: str | None
+    concealed: bool
+    sides: tuple[SideScore, SideScore]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"deal", "went_out", "concealed", "sides": [{...}, {...}]}``."""
+        return {"deal": self.deal, "went_out": self.went_out, "concealed": self.concealed,
+                "sides": [s.to_dict() for s in self.sides]}
+
+
+__all__ = ["SideScore", "HandResult"]
