@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from helpers_rules import snap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -126,6 +127,7 @@ def _random_action(rng: random.Random) -> tuple:
     return (verb,)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, **SETTINGS)
 @given(seed=st.integers(0, 10**6), options=options_st, steps=st.integers(0, 160))
 def test_illegal_actions_refused_with_rule_and_no_change(seed, options, steps):

