@@ -17,4 +17,4 @@ __all__ = [
     "Game", "State", "RuleOptions", "IllegalActionError", "NotationError", "ImpossiblePositionError",
     "format_card", "parse_card", "format_position", "parse_position",
 ]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
