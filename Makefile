@@ -88,6 +88,6 @@ lab: install
 	  --LabApp.default_url=/lab/tree/index.ipynb
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis tests/browser/artifacts
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache tests/browser/artifacts
 	find . -path ./.git -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -print0 \
 	  | xargs -0 rm -rf
