@@ -275,65 +275,17 @@ def _meld_html(meld: dict, four_colour: bool) -> str:
             f'<div class="ct-meld-info"><span class="ct-count">{count}</span>{badge}</div></div>')
 
 
-def table_facts(state: Any, seat: str | None = None) -> dict:
-    """The public facts of a position for drawing a table, seen from ``seat`` (None: every hand).
-
-    Hidden hands are counts only unless ``seat`` is None (the teacher's view).
-    """
-    from .cards import BLACK_THREE, CARD_CODE, CARD_KIND, KIND_NAMES, KIND_TOKENS, KIND_VALUES
-
-    me = _SEATS.index(seat) if seat else 2
-    side = me & 1
-    order = {"bottom": me, "left": (me + 1) % 4, "top": (me + 2) % 4, "right": (me + 3) % 4}
-    actor = state.actor
-    players = {}
-    for pos, s in order.items():
-        cards = state.hand(s) if (seat is None or s == me) else None
-        players[pos] = {"seat": _SEATS[s], "name": _SEAT_NAMES[_SEATS[s]], "count": state.hand_size[s],
-                        "cards": cards, "active": actor == s, "dealer": state.dealer == s}
-    melds = []
-    for sd in (side, 1 - side):
-        out = []
-        for k in sorted(state.melds[sd], key=lambda k: (k == BLACK_THREE, -KIND_VALUES[k], k)):
-            m = state.melds[sd][k]
-            top = state.canasta_top(sd, k)
-            out.append({"kind": "3" if k == BLACK_THREE else KIND_TOKENS[k], "name": KIND_NAMES[k],
-                        "cards": [CARD_CODE[c] for c in m[0] + m[1]], "n": len(m[0]), "w": len(m[1]),
-                        "canasta": ("mixed" if m[1] else "natural") if top else None, "top": top,
-                        "short": state.one_short(sd, k)})
-        melds.append(out)
-    pile = [CARD_CODE[c] for c in state.pile]
-    fa = state.freeze_at
-    return {
-        "players": players, "melds": melds,
-        "red3": [[CARD_CODE[c] for c in state.red3[side]], [CARD_CODE[c] for c in state.red3[1 - side]]],
-        "pile": {"top": pile[-1] if pile else None, "size": len(pile),
-                 "freezer": pile[fa] if 0 <= fa < len(pile) - 1 else None,
-                 "top_sideways": 0 <= fa == len(pile) - 1, "frozen_all": fa >= 0,
-                 "frozen_us": state.frozen_for(side),
-                 "blocked": bool(pile) and CARD_KIND[state.pile[-1]] >= 11},
-        "stock": len(state.stock),
-        "score": {"we": state.totals[side], "they": state.totals[1 - side],
-                  "min_we": state.minimums[side], "min_they": state.minimums[1 - side],
-                  "initial_we": state.initial[side], "initial_they": state.initial[1 - side]},
-        "phase": state.phase, "deal": state.deal_no, "side": side,
-        "actor": None if actor is None else _SEATS[actor],
-        "result": state.hand_results[-1].to_dict() if state.phase in ("hand_over", "game_over") and state.hand_results
-        else None,
-    }
-
-
 def _seat_html(pos: str, p: dict, four_colour: bool) -> str:
     cls = f"ct-seat ct-seat-{pos}" + (" ct-active" if p["active"] else "")
     dealer = ' <span class="ct-dealer" title="dealer">D</span>' if p["dealer"] else ""
     head = (f'<div class="ct-seat-name">{_e(p["name"])} ({p["seat"]}){dealer} '
-            f'<span class="ct-count" data-count="{p["count"]}">{p["count"]} cards</span></div>')
+            f'<span class="ct-count" data-count="{p["count"]}">{_e(p["count_text"])}</span></div>')
     if p["cards"] is not None:
         body = "".join(card_html(c, four_colour) for c in sorted(p["cards"], key=sort_key))
         body = f'<div class="ct-hand" role="group" aria-label="{_e(p["name"])}\'s hand">{body}</div>'
     else:
         backs = back_html() * min(p["count"], 15)
-        body = (f'<div class="ct-backs" role="img" aria-label="{_e(p["name"])}: {p["count"]} cards, face down">'
+        body = (f'<div class="ct-backs" role="img" aria-label="{_e(p["name"])}: {_e(p["count_text"])}, face down">'
                 f'{backs}</div>')
     return f'<div class="{cls}" data-seat="{p["seat"]}">{head}{body}</div>'
 
@@ -367,35 +319,34 @@ def _melds_html(title: str, melds: list[dict], red3: list[str], who: str, four_c
             f'</div>{reds_html}<div class="ct-meld-row">{body}</div></div>')
 
 
-def _score_html(facts: dict) -> str:
-    sc = facts["score"]
-    turn = facts["actor"]
-    turn_text = "Game over" if facts["phase"] == "game_over" else (
-        "Hand over" if facts["phase"] == "hand_over" else f"{_SEAT_NAMES[turn]} to play ({facts['phase']})")
-    return ('<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score">'
-            '<thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>'
+def _score_html(view: dict) -> str:
+    sc = view["score"]
+    rows = "".join(f'<tr><th>Hand {r[0]}</th><td>{r[1]}</td><td>{r[2]}</td></tr>' for r in sc["rows"])
+    return (f'<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th>'
+            f'<th>They</th></tr></thead><tbody>{rows}'
             f'<tr><th>Total</th><td class="ct-we">{sc["we"]}</td><td class="ct-they">{sc["they"]}</td></tr>'
             f'<tr><th>Minimum</th><td>{sc["min_we"]}{" ✓" if sc["initial_we"] else ""}</td>'
             f'<td>{sc["min_they"]}{" ✓" if sc["initial_they"] else ""}</td></tr></tbody></table>'
-            f'<div class="ct-turn">Deal {facts["deal"] + 1}: {_e(turn_text)}</div></div>')
+            f'<div class="ct-turn">{_e(view["deal_label"])}: {_e(view["turn_text"])}</div></div>')
 
 
-def _result_html(result: dict, side: int) -> str:
+def _result_html(result: dict) -> str:
     rows = (("natural_canastas", "Natural canastas"), ("mixed_canastas", "Mixed canastas"),
             ("red_threes", "Red threes"), ("going_out", "Going out"), ("concealed", "Concealed"),
             ("melded", "Cards melded"), ("in_hand", "Cards in hand"), ("total", "Hand total"))
-    we, they = result["sides"][side], result["sides"][1 - side]
+    we, they = result["we"], result["they"]
     body = "".join(f'<tr><th>{label}</th><td>{we[key]}</td><td>{they[key]}</td></tr>' for key, label in rows)
     return (f'<div class="ct-panel"><h4>Score of the hand</h4><table class="ct-result"><thead><tr><th>This hand'
             f'</th><th>We</th><th>They</th></tr></thead><tbody>{body}</tbody></table></div>')
 
 
 def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -> str:
-    """A static HTML table view of a position (no JavaScript needed).
+    """A static HTML table view of a position (no JavaScript needed), drawn from the same view
+    model as the live table (:func:`canasta_tutor.tutor.view.build_view`).
 
-    ``seat=None`` is the teacher's view with every hand face up; a seat
-    (``"S"``) shows that seat's cards and card backs with counts for the
-    others.  The styles are ``widgets/table.css``, the same as the live widget.
+    ``seat=None`` is the teacher's view with every hand face up (seen from
+    South); a seat (``"S"``) shows that seat's cards and card backs with counts
+    for the others.  The styles are ``widgets/table.css``, the same as the live widget.
 
     >>> from canasta_tutor import Game
     >>> state = Game().new_initial_state(seed=7)
@@ -405,20 +356,33 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -
     >>> all(f'data-card="{c}"' in out for c in state.hand("S"))
     True
     """
-    facts = table_facts(state, seat)
-    pl = facts["players"]
-    side_names = ("N–S", "E–W") if facts["side"] == 0 else ("E–W", "N–S")
-    melds = (_melds_html(f"They ({side_names[1]})", facts["melds"][1], facts["red3"][1], "they", four_colour)
-             + f'<div class="ct-middle">{_pile_html(facts["pile"], facts["stock"], four_colour)}</div>'
-             + _melds_html(f"We ({side_names[0]})", facts["melds"][0], facts["red3"][0], "we", four_colour))
+    from .observer import observe
+    from .tutor.view import POSITIONS, TableUI, build_view
+
+    me = _SEATS.index(seat) if seat else 2
+    obs = observe(state, me)
+    ui = TableUI(four_colour=four_colour)
+    if seat is None:
+        ui.reveal = {s: state.hand(s) for s in range(4)}
+    else:
+        ui.reveal = {me: list(obs.hand)}
+    view = build_view(obs, ui)
+    pl = view["players"]
+    for pos in POSITIONS:
+        if pos != "bottom" and seat is not None:
+            pl[pos]["cards"] = None
+    side_names = ("N–S", "E–W") if me & 1 == 0 else ("E–W", "N–S")
+    melds = (_melds_html(f"They ({side_names[1]})", view["melds"][1], view["red3"][1], "they", four_colour)
+             + f'<div class="ct-middle">{_pile_html(view["pile"], view["stock"], four_colour)}</div>'
+             + _melds_html(f"We ({side_names[0]})", view["melds"][0], view["red3"][0], "we", four_colour))
     board = (_seat_html("top", pl["top"], four_colour) + _seat_html("left", pl["left"], four_colour)
              + f'<div class="ct-center">{melds}</div>' + _seat_html("right", pl["right"], four_colour)
              + _seat_html("bottom", pl["bottom"], four_colour))
-    side = _score_html(facts)
-    if facts["result"]:
-        side += _result_html(facts["result"], facts["side"])
-    view = "teacher's view: every hand" if seat is None else f"seen from {_SEAT_NAMES[seat]}"
+    side = _score_html(view)
+    if view["result"]:
+        side += _result_html(view["result"])
+    label = "teacher's view: every hand" if seat is None else f"seen from {_SEAT_NAMES[seat]}"
     classes = "ct-table ct-static" + (" ct-four" if four_colour else "")
     return (f'<div class="ct-root"><style>{_table_css()}</style>'
-            f'<div class="{classes}" role="region" aria-label="Canasta table, {_e(view)}">'
+            f'<div class="{classes}" role="region" aria-label="Canasta table, {_e(label)}">'
             f'<div class="ct-board">{board}</div><div class="ct-side">{side}</div></div></div>')

@@ -61,6 +61,7 @@ class Observation:
     history: tuple[Action, ...]
     hand_results: tuple[HandResult, ...]
     position_text: str
+    deal_no: int = 0
 
     @property
     def side(self) -> int:
@@ -116,6 +117,7 @@ def observe(state: State, seat: int | str) -> Observation:
         history=tuple(state.history),
         hand_results=tuple(state.hand_results),
         position_text=format_position(state, s),
+        deal_no=state.deal_no,
     )
 
 

@@ -67,6 +67,7 @@ Action = tuple[Any, ...]  # ("draw",), ("take", k, n, j, d), ... see the module 
 
 SEATS = "NESW"
 SIDE_NAMES = ("NS", "EW")
+SEAT_NAMES = ("North", "East", "South", "West")
 DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER = "draw", "meld", "answer", "hand_over", "game_over"
 PHASES = (DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER)
 TARGET = 5000
@@ -601,6 +602,34 @@ class State:
             return None
         return IllegalActionError(why[0], why[1], action)
 
+    def explain_for(self, seat: int, action: Action) -> IllegalActionError | None:
+        """:meth:`explain` for ``seat``: it also refuses when another seat is to act (R-TURN-1)."""
+        actor = self.actor
+        if actor is not None and actor != seat and self.phase not in (HAND_OVER, GAME_OVER):
+            return IllegalActionError("R-TURN-1", f"It is {SEAT_NAMES[actor]}'s turn to act", action)
+        return self.explain(action)
+
+    def explain_go_out(self, seat: int) -> IllegalActionError | None:
+        """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go
+        out now, else the rule and reason why not (R-TURN-2, R-ASK-3, R-OUT-1)."""
+        err = self.explain_for(seat, ("discard", 0))
+        if err is not None and err.rule in ("R-TURN-1", "R-OUT-4", "R-GAME-1", "R-ASK-2"):
+            return err
+        if self.phase != MELD:
+            return IllegalActionError("R-TURN-2", "Draw from the stock or take the pack first; then go out",
+                                      ("discard", 0))
+        if self.answer is False:
+            return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
+                                      ("discard", 0))
+        side = seat & 1
+        if not can_go_out(self.hand_counts(seat), self.meld_summary(side), self.options, b3_on_table=self.b3_melded):
+            if not self.side_has_canasta(side):
+                why = "your side has no canasta, and your hand can't make one while melding every card"
+            else:
+                why = "you can't meld every card in your hand (keeping at most one to discard)"
+            return IllegalActionError("R-OUT-1", f"You can't go out: {why}", ("discard", 0))
+        return None
+
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         why = self._why_not(action)
@@ -637,7 +666,7 @@ class State:
         if phase == ANSWER:
             if verb in ("yes", "no"):
                 return None
-            return ("R-ASK-2", f"Waiting for {SEATS[(self.turn + 2) % 4]} to answer 'may I go out?'")
+            return ("R-ASK-2", f"{SEAT_NAMES[self.turn]} asked 'may I go out?': the partner answers yes or no first")
         if verb in ("yes", "no"):
             return ("R-ASK-2", "Nobody has asked 'may I go out?'")
         seat = self.turn

@@ -199,7 +199,7 @@ function render({ model, el }) {
     const board = seatHTML("top", p.top, v, four, focusIdx) + seatHTML("left", p.left, v, four, focusIdx)
       + `<div class="ct-center">${center}</div>` + seatHTML("right", p.right, v, four, focusIdx)
       + seatHTML("bottom", p.bottom, v, four, focusIdx);
-    const log = v.log.length ? `<div class="ct-panel"><h4>Table talk</h4><ol class="ct-log">${v.log.map((l) => `<li>${esc(l)}</li>`).join("")}</ol></div>` : "";
+    const log = v.log.length ? `<div class="ct-panel"><h4>Table talk</h4><ol class="ct-log">${v.log.map((l) => `<li>${esc(typeof l === "string" ? l : l.text)}</li>`).join("")}</ol></div>` : "";
     const side = scoreHTML(v) + resultHTML(v) + hintHTML(v) + log;
     root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}" data-rev="${v.rev}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
       + `<div class="ct-board">${board}</div><div class="ct-side">${side}</div>${messageHTML(v)}${buttonsHTML(v, four)}`

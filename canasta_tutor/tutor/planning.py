@@ -1,0 +1,302 @@
+"""Turn planning: from the cards a learner selected to the engine's actions.
+
+The learner picks physical cards (with suits) and presses a button.  The
+planner turns that into the engine's action sequence, or into the engine's own
+refusal (:class:`~canasta_tutor.errors.IllegalActionError`, found by
+:meth:`State.explain` on a trial copy), or into :class:`Guidance` when the
+learner must still choose something (select a card, click a meld).  It never
+writes rule text of its own.
+
+>>> from canasta_tutor import Game
+>>> from canasta_tutor.cards import parse_card
+>>> state = Game().new_initial_state(seed=11)
+>>> err = plan_button(state, 2, "discard", [parse_card("4C")])
+>>> err.rule, err.reason
+('R-TURN-2', 'Draw from the stock or take the pack before discarding')
+>>> plan_button(state, 2, "draw", []).actions
+(('draw',),)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..cards import CARD_KIND, DEUCE, JOKER
+from ..errors import IllegalActionError
+from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
+
+WILDS = (JOKER, DEUCE)
+BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "new_hand")
+GO_OUT_NODES = 20000
+_MAX_ASSIGNMENTS = 256
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The engine actions for one button press; ``cards`` are the selected card ids that move."""
+
+    actions: tuple[Action, ...]
+    cards: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """Not a refusal: the learner must do something first (``choose_meld``: click a meld)."""
+
+    text: str
+    choose_meld: bool = False
+
+
+Outcome = Plan | IllegalActionError | Guidance
+
+
+def check_sequence(state: State, actions: Sequence[Action]) -> IllegalActionError | None:
+    """The engine's refusal of the first action of ``actions`` that would be illegal, played in order."""
+    trial = state.copy()
+    for a in actions:
+        err = trial.explain(a)
+        if err is not None:
+            return err
+        trial.apply_unchecked(a)
+    return None
+
+
+def turn_refusal(state: State, seat: int, action: Action) -> IllegalActionError | None:
+    """The engine's refusal of ``action`` by ``seat``: not its turn, or :meth:`State.explain`."""
+    return state.explain_for(seat, action)
+
+
+def plan_button(state: State, seat: int, button: str, cards: Sequence[int], target: int | None = None) -> Outcome:
+    """Plan one button press of ``seat`` with the selected physical ``cards`` (card ids).
+
+    ``target`` is the kind of the meld clicked for ``add``.  The result is a
+    :class:`Plan` whose every action the engine accepts in order, the engine's
+    refusal, or :class:`Guidance`.
+    """
+    cards = tuple(cards)
+    kinds = [CARD_KIND[c] for c in cards]
+    if button == "new_hand":
+        return _checked(state, [("deal",)], ())
+    probe = _probe_action(state, button, kinds)
+    err = turn_refusal(state, seat, probe)
+    if err is not None and (err.rule == "R-TURN-1" or state.phase in (HAND_OVER, GAME_OVER)):
+        return err
+    if button == "draw":
+        return _checked(state, [probe], ())
+    if button in ("ask", "yes", "no"):
+        return _checked(state, [(button,)], ())
+    if button == "discard":
+        if len(kinds) != 1:
+            if err is not None and state.phase != MELD:
+                return err
+            return Guidance("Select exactly one card to discard.")
+        return _checked(state, [("discard", kinds[0])], cards)
+    if button == "take":
+        return _plan_take(state, seat, cards, kinds)
+    if button == "meld":
+        if not kinds:
+            return Guidance("Select the cards to meld first.")
+        return _best_of(state, _meld_candidates(state, seat, kinds), cards)
+    if button == "add":
+        return _plan_add(state, seat, cards, kinds, target)
+    if button == "go_out":
+        return plan_go_out(state, seat)
+    return Guidance(f"Unknown button {button[:20]!r}.")
+
+
+def _probe_action(state: State, button: str, kinds: list[int]) -> Action:
+    if button == "draw":
+        return ("pass",) if state.phase == DRAW and not state.stock and state.pile else ("draw",)
+    if button == "discard":
+        return ("discard", kinds[0] if kinds else 0)
+    if button in ("ask", "yes", "no"):
+        return (button,)
+    if button == "take":
+        top = CARD_KIND[state.pile[-1]] if state.pile else 0
+        return ("take", top, 2, 0, 0)
+    return ("discard", 0) if state.phase != DRAW else ("draw",)
+
+
+def _checked(state: State, actions: list[Action], cards: tuple[int, ...]) -> Outcome:
+    err = check_sequence(state, actions)
+    return err if err is not None else Plan(tuple(actions), cards)
+
+
+def _best_of(state: State, candidates: Iterator[list[Action]], cards: tuple[int, ...]) -> Outcome:
+    """The first candidate sequence the engine accepts, else the first candidate's refusal."""
+    first: IllegalActionError | None = None
+    for seq in itertools.islice(candidates, _MAX_ASSIGNMENTS):
+        err = check_sequence(state, seq)
+        if err is None:
+            return Plan(tuple(seq), cards)
+        first = first or err
+    return first if first is not None else Guidance("Select the cards to meld first.")
+
+
+# ----------------------------------------------------------------- melds
+def kind_sequence(state: State, side: int, k: int, n: int, j: int, d: int) -> list[Action]:
+    """Actions that put ``n`` naturals of kind ``k``, ``j`` jokers and ``d`` deuces down on one meld:
+    additions to the side's meld, or a new three-card meld and then additions."""
+    seq: list[Action] = []
+    if k not in state.melds[side]:
+        if n >= 3:
+            base = (3, 0, 0)
+        elif n == 2 and j:
+            base = (2, 1, 0)
+        elif n == 2 and d:
+            base = (2, 0, 1)
+        else:  # the engine says what is wrong with it
+            jj = min(j, max(0, 3 - n))
+            base = (n, jj, min(d, max(0, 3 - n - jj)))
+        seq.append(("meld", k, *base))
+        n, j, d = n - base[0], j - base[1], d - base[2]
+    return seq + [("add", k, k)] * n + [("add", k, JOKER)] * j + [("add", k, DEUCE)] * d
+
+
+def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[int, int, int]]]:
+    """Every way to share the wild cards out among the natural kinds: (kind, jokers, deuces)."""
+    for choice in itertools.product(range(len(naturals)), repeat=len(wilds)):
+        out = []
+        for i, _k in enumerate(naturals):
+            mine = [w for w, c in zip(wilds, choice) if c == i]
+            out.append((naturals[i], mine.count(JOKER), mine.count(DEUCE)))
+        yield out
+
+
+def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list[Action]]:
+    side = seat & 1
+    nat = Counter(k for k in kinds if k not in WILDS)
+    wilds = sorted(k for k in kinds if k in WILDS)
+    if not nat:  # wild cards alone: the engine's own refusal of such a meld
+        yield [("meld", JOKER, 0, wilds.count(JOKER), wilds.count(DEUCE))]
+        return
+    order = sorted(nat)
+    for assignment in _assignments(order, wilds):
+        seq: list[Action] = []
+        for k, j, d in assignment:
+            seq += kind_sequence(state, side, k, nat[k], j, d)
+        yield seq
+
+
+def _plan_add(state: State, seat: int, cards: tuple[int, ...], kinds: list[int], target: int | None) -> Outcome:
+    if not kinds:
+        return Guidance("Select the cards to add to a meld first.")
+    own = state.melds[seat & 1]
+    nat = sorted({k for k in kinds if k not in WILDS})
+    if target is None:
+        if len(nat) == 1:
+            target = nat[0]
+        elif not nat:
+            open_to_wilds = [k for k in own if k < JOKER]
+            if len(open_to_wilds) != 1:
+                if not open_to_wilds:
+                    return _checked(state, [("add", JOKER, kinds[0])], cards)
+                return Guidance("Click the meld to add the selected wild cards to.", choose_meld=True)
+            target = open_to_wilds[0]
+        else:
+            if any(k in WILDS for k in kinds):
+                return Guidance("Click the meld to add the wild cards to, or add one rank at a time.",
+                                choose_meld=True)
+            return _checked(state, [("add", k, k) for k in sorted(kinds)], cards)
+    ordered = sorted(kinds, key=lambda k: k in WILDS)
+    return _checked(state, [("add", target, k) for k in ordered], cards)
+
+
+# ----------------------------------------------------------------- the pack
+def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]) -> Outcome:
+    """Take the pack: with nothing selected the cheapest legal take; with a selection the top card's
+    naturals and the wild cards go with the top card, other cards are melded (shown first when the
+    side has not yet made its initial meld, else after the take)."""
+    side = seat & 1
+    if not state.pile or CARD_KIND[state.pile[-1]] >= 11:
+        return _checked(state, [_probe_action(state, "take", kinds)], ())
+    top = CARD_KIND[state.pile[-1]]
+    own = state.melds[side]
+    if not kinds:
+        takes = [a for a in state.legal_actions() if a[0] == "take"] if state.actor == seat else []
+        if takes:
+            return Plan((min(takes, key=lambda a: (a[3] + a[4], a[2])),), ())
+        return _checked(state, [("take", top, 2, 0, 0)], ())
+    sel = Counter(kinds)
+    n, j, d = sel.pop(top, 0), sel.pop(JOKER, 0), sel.pop(DEUCE, 0)
+    others = [k for k in kinds if k not in (top, JOKER, DEUCE)]
+    if n == 0 and (j or d) and others:  # the wild cards go with the other cards
+        others += [JOKER] * j + [DEUCE] * d
+        j = d = 0
+    rest: list[Action] = []
+    if not state.initial[side]:
+        take: Action = ("take", top, n, j, d)
+    else:
+        if top in own and state.freeze_at < 0:
+            base = (0, 0, 0)
+        elif n >= 2:
+            base = (2, 0, 0)
+        elif n == 1 and j and state.freeze_at < 0:
+            base = (1, 1, 0)
+        elif n == 1 and d and state.freeze_at < 0:
+            base = (1, 0, 1)
+        else:
+            base = (n, j, d)
+        take = ("take", top, *base)
+        rest = [("add", top, top)] * (n - base[0]) + [("add", top, JOKER)] * (j - base[1])
+        rest += [("add", top, DEUCE)] * (d - base[2])
+    options = list(itertools.islice(_meld_candidates(state, seat, others), _MAX_ASSIGNMENTS)) if others else [[]]
+    first: IllegalActionError | None = None
+    for melds in options:
+        seq = melds + [take] if not state.initial[side] else [take] + rest + melds
+        err = check_sequence(state, seq)
+        if err is None:
+            return Plan(tuple(seq), cards)
+        first = first or err
+    alone = state.explain(take)
+    if alone is not None and (alone.rule != "R-PACK-5" or not others):
+        return alone  # the engine's reason for refusing the take itself comes first
+    assert first is not None
+    return first
+
+
+# ----------------------------------------------------------------- going out
+def plan_go_out(state: State, seat: int) -> Outcome:
+    """Meld the whole hand (and discard the last card if one is left): the engine's refusal when going
+    out is impossible now, else a sequence found by a small search over legal actions."""
+    err = state.explain_go_out(seat)
+    if err is not None:
+        return err
+    side = seat & 1
+    seen: set[tuple[object, ...]] = set()
+    budget = [GO_OUT_NODES]
+
+    def dfs(st: State, path: list[Action]) -> list[Action] | None:
+        if st.went_out == seat and st.phase in (HAND_OVER, GAME_OVER):
+            return path
+        if st.phase != MELD or st.turn != seat or budget[0] <= 0:
+            return None
+        key = (tuple(len(k) for k in st.hands[seat]), tuple(sorted(st.meld_summary(side).items())), st.pending)
+        if key in seen:
+            return None
+        seen.add(key)
+        budget[0] -= 1
+        acts = st.legal_actions()
+        first = [a for a in acts if a[0] in ("meld", "add")]
+        first.sort(key=lambda a: (a[0] != "meld", a[-1] in WILDS))
+        if st.hand_size[seat] == 1:
+            first = [a for a in acts if a[0] == "discard"] + first
+        for a in first:
+            child = st.copy()
+            child.apply_unchecked(a)
+            found = dfs(child, path + [a])
+            if found:
+                return found
+        return None
+
+    found = dfs(state.copy(), [])
+    if not found:
+        return Guidance("No way to go out was found in time: meld your cards one by one.")
+    return Plan(tuple(found), tuple(c for k in state.hands[seat] for c in k))
+
+
+__all__ = ["Plan", "Guidance", "Outcome", "plan_button", "plan_go_out", "check_sequence", "kind_sequence",
+           "turn_refusal", "BUTTONS"]

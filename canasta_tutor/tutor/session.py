@@ -1,0 +1,736 @@
+"""A table session: one learner against bots, driven from Python, tests or a widget.
+
+:class:`TableSession` holds the game state, the learner's seat, the bots (any
+policy: a callable from an :class:`~canasta_tutor.observer.Observation` to an
+action), undo, the hint and the coach, and a typed event log
+(:mod:`canasta_tutor.tutor.events`).  The learner selects physical cards by
+their position in the hand and presses buttons; :mod:`.planning` turns that
+into the engine's actions, and exactly the selected cards leave the hand.
+Bots move only when asked (:meth:`TableSession.step_bots`), so a widget can
+pace them.
+
+>>> s = TableSession(seed=11)
+>>> s.press("discard")
+'[R-TURN-2] Draw from the stock or take the pack before discarding'
+>>> s.press("draw")
+'You drew 4♥. Meld or add to your melds, then discard.'
+>>> s.select([s.index_of("4S"), s.index_of("4C"), s.index_of("JK")])
+'Selected: 4♠ 4♣ JK.'
+>>> s.press("meld")
+'You melded 4♠ 4♣ JK.'
+>>> s.undo()
+'Undone: meld 4 4 JK.'
+>>> s.play("discard 3")
+'You discarded 3♣.'
+>>> s.step_bots() > 0, s.events[-1].kind
+(True, 'action')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import format_action, parse_action
+from ..bots import RulesOfThumbBot
+from ..bots.principles import PRINCIPLES
+from ..cards import CARD_CODE, CARD_KIND, KIND_NAMES, parse_kind, sort_key
+from ..errors import CanastaError, IllegalActionError
+from ..game import Game
+from ..observer import Observation, observe
+from ..rulebook import rule as lookup_rule
+from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State, seat_index
+from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
+from .planning import Guidance, Plan, plan_button
+from .view import TableUI, build_view, card_text, kind_label, plural, seat_name, side_breakdown, side_total
+
+Policy = Callable[[Observation], tuple]
+
+PLAY_BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "new_hand")
+BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "undo", "new_hand")
+LABELS = {
+    "draw": "Draw", "take": "Take pack", "meld": "Meld", "add": "Add to…", "discard": "Discard",
+    "ask": "Ask partner", "go_out": "Go out", "hint": "Hint", "undo": "Undo", "new_hand": "New hand",
+    "yes": "Yes, go out", "no": "No",
+}
+#: Actions after which undo stops: they reveal a card or a hidden hand's judgement.
+REVEALING = frozenset(("draw", "take", "pass", "deal", "ask", "yes", "no"))
+MAX_UNDO = 100
+_PLAN_REPEAT = re.compile(r"^(.*) \(x(\d+)\)$")
+
+
+@dataclass
+class _Hint:
+    key: tuple[int, int]
+    stage: int
+    stages: list[str]
+    table: list[dict[str, Any]]
+    alternatives: list[dict[str, Any]]
+    principles: list[str]
+    cards: list[int]
+    plan: list[str]
+    steps: list[str]
+    start: int
+    done: int = 0
+
+
+class TableSession:
+    """One learner (``seat``) at a table with three bots.
+
+    ``bots``: one policy for all other seats or ``{seat: policy}`` (seats left
+    out get :class:`~canasta_tutor.bots.RulesOfThumbBot`).  ``hint_iterations``
+    or ``hint_budget`` (seconds) size the hint and coach searches.
+    """
+
+    def __init__(self, seed: int = 0, seat: str | int = "S", bots: Policy | Mapping[str, Policy] | None = None,
+                 state: State | None = None, game: Game | None = None, hint_budget: float | None = None,
+                 hint_iterations: int | None = None, coach: bool = False, four_colour: bool = False) -> None:
+        self.seed = seed
+        self.me = seat_index(seat)
+        self.game = game or Game()
+        self.state = state.copy() if state is not None else self.game.new_initial_state(seed=seed)
+        self.hint_budget = hint_budget
+        self.hint_iterations = hint_iterations
+        default = RulesOfThumbBot()
+        self.bots: dict[int, Policy] = {}
+        for s in range(4):
+            if s != self.me:
+                if bots is None:
+                    self.bots[s] = default
+                elif callable(bots):
+                    self.bots[s] = bots
+                else:
+                    self.bots[s] = bots.get(SEATS[s], default)
+        self.events: list[Event] = []
+        self.selected: list[int] = []
+        self.message = ""
+        self.message_kind = "info"
+        self.message_rule: str | None = None
+        self.choose_meld = False
+        self.coach_on = coach
+        self.coach_last: dict[str, Any] | None = None
+        self.four_colour = four_colour
+        self.rule: dict[str, str] | None = None
+        self.hint_busy = False
+        self.last_action = "none"
+        self.rev = 0
+        self.action_rev = 0
+        self._hint: _Hint | None = None
+        self._undo: list[tuple[State, int, str]] = []
+        self._games = 0
+        self._greet()
+
+    # ------------------------------------------------------------ reading
+    def __repr__(self) -> str:
+        s = self.state
+        return f"TableSession(seat={SEATS[self.me]!r}, deal={s.deal_no}, phase={s.phase!r}, turn={s.current_seat!r})"
+
+    @property
+    def observation(self) -> Observation:
+        return observe(self.state, self.me)
+
+    def hand_cards(self) -> list[int]:
+        """The learner's card ids in display order (the order of ``view["hand"]``)."""
+        return sorted((c for k in self.state.hands[self.me] for c in k), key=sort_key)
+
+    def index_of(self, code: str, nth: int = 0) -> int:
+        """Position in the hand of the ``nth`` card with this code (``"4C"``, ``"JK"``)."""
+        hits = [i for i, c in enumerate(self.hand_cards()) if CARD_CODE[c] == code]
+        if nth >= len(hits):
+            raise ValueError(f"no {code!r} (number {nth + 1}) in the hand")
+        return hits[nth]
+
+    def status(self) -> str:
+        """One stable line about the game."""
+        s = self.state
+        side = self.me & 1
+        return (f"deal {s.deal_no}, phase {s.phase}, turn {s.current_seat or '-'}; your hand: "
+                f"{plural(s.hand_size[self.me], 'card')}; melds We {len(s.melds[side])}, They {len(s.melds[1 - side])}; "
+                f"last action: {self.last_action}")
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def bot_to_move(self) -> bool:
+        """Whether a bot is to act now."""
+        s = self.state
+        return s.actor is not None and s.actor != self.me and s.phase not in (HAND_OVER, GAME_OVER)
+
+    # ------------------------------------------------------------ messages
+    def _say(self, text: str, kind: str = "info", rule: str | None = None) -> str:
+        self.message, self.message_kind, self.message_rule = text, kind, rule
+        return text
+
+    def _refuse(self, err: IllegalActionError, action: Action = ()) -> str:
+        self.events.append(RefusedEvent(index=len(self.events), seat=SEATS[self.me],
+                                        text=f"[{err.rule}] {err.reason}", action=tuple(action or err.action or ()),
+                                        notation=_notation(action or err.action), rule=err.rule, reason=err.reason))
+        return self._say(f"[{err.rule}] {err.reason}", "error", err.rule)
+
+    def _greet(self) -> None:
+        s = self.state
+        side = self.me & 1
+        if s.phase == GAME_OVER:
+            we = s.totals[side] > s.totals[1 - side]
+            self._say(("You won the game! " if we else "They won the game. ") + "Click New hand for a new game.", "ok")
+        elif s.phase == HAND_OVER:
+            r = s.hand_results[-1]
+            who = r["went_out"] if isinstance(r, dict) else r.went_out
+            concealed = r["concealed"] if isinstance(r, dict) else r.concealed
+            head = (f"{seat_name(SEATS.index(who), self.me).capitalize()} went out"
+                    + (" concealed" if concealed else "")) if who else "The stock ran out"
+            self._say(f"{head}. This hand: We {side_total(r, side):+d}, They {side_total(r, 1 - side):+d}. "
+                      "Click New hand.", "ok")
+        elif s.actor == self.me:
+            if s.phase == "draw":
+                self._say("Your turn: draw from the stock or take the pack.")
+            elif s.phase == "answer":
+                self._say(f"{seat_name(s.turn, self.me).capitalize()} asks: 'Partner, may I go out?'")
+
+    # ------------------------------------------------------------ selection
+    def select(self, indices: Sequence[int]) -> str:
+        """Select the cards at these hand positions (replacing the selection)."""
+        size = self.state.hand_size[self.me]
+        idx = list(indices)
+        if not all(type(i) is int and 0 <= i < size for i in idx) or len(set(idx)) != len(idx):
+            return self._say("[refused] Select distinct positions of cards in your hand.", "error")
+        self.selected = sorted(idx)
+        self.choose_meld = False
+        return self._selection_message()
+
+    def toggle(self, index: int) -> str:
+        if not (type(index) is int and 0 <= index < self.state.hand_size[self.me]):
+            return self._say(f"[refused] No card at position {index!r} in your hand.", "error")
+        self.selected = sorted(set(self.selected) ^ {index})
+        self.choose_meld = False
+        return self._selection_message()
+
+    def clear(self) -> str:
+        self.selected = []
+        self.choose_meld = False
+        return self._selection_message()
+
+    def _selection_message(self) -> str:
+        hand = self.hand_cards()
+        names = [card_text(CARD_CODE[hand[i]]) for i in self.selected]
+        return self._say(f"Selected: {' '.join(names)}." if names else "Nothing selected.")
+
+    def selected_cards(self) -> list[int]:
+        hand = self.hand_cards()
+        return [hand[i] for i in self.selected if i < len(hand)]
+
+    # ------------------------------------------------------------ the learner plays
+    def press(self, button: str, to: str | None = None) -> str:
+        """Press a button with the current selection; ``to`` is the meld clicked for ``add``."""
+        if button == "undo":
+            return self.undo()
+        if button == "hint":
+            return self.hint()
+        if button not in PLAY_BUTTONS:
+            return self._say(f"[refused] Unknown button {str(button)[:20]!r}.", "error")
+        if button == "new_hand" and self.state.phase == GAME_OVER:
+            return self.new_game()
+        target = None
+        if to is not None:
+            try:
+                target = parse_kind(to) if isinstance(to, str) and len(to) <= 3 else None
+            except CanastaError:
+                target = None
+            if target is None:
+                return self._say(f"[refused] {str(to)[:20]!r} is not a meld to add to.", "error")
+        cards = self.selected_cards()
+        seat = self.state.actor if button == "new_hand" and self.state.phase == HAND_OVER else self.me
+        outcome = plan_button(self.state, seat if seat is not None else self.me, button, cards, target)
+        if isinstance(outcome, IllegalActionError):
+            return self._refuse(outcome)
+        if isinstance(outcome, Guidance):
+            self.choose_meld = outcome.choose_meld
+            return self._say(outcome.text, "info" if outcome.choose_meld else "error")
+        return self._play_plan(outcome, button)
+
+    def play(self, text: str) -> str:
+        """Play one action typed as text (``'draw'``, ``'meld 4 4 JK'``, ``'discard 3'``) as the learner."""
+        action = parse_action(text)
+        if action == ("deal",) and self.state.phase == GAME_OVER:
+            return self.new_game()
+        err = self.state.explain_for(self.me, action) if action != ("deal",) else self.state.explain(action)
+        if err is not None:
+            return self._refuse(err, action)
+        return self._play_plan(Plan((action,)), action[0])
+
+    def _play_plan(self, plan: Plan, button: str) -> str:
+        s = self.state
+        actor = s.actor if s.actor is not None else self.me
+        before_obs = observe(s, self.me) if self.coach_on and actor == self.me else None
+        snapshot = (s.copy(), len(self.events), "; ".join(format_action(a) for a in plan.actions))
+        self._prefer(actor, plan.cards)
+        first = len(self.events)
+        for a in plan.actions:
+            self._apply(actor, a)
+        reveals = any(a[0] in REVEALING for a in plan.actions) or any(
+            e.kind != "action" for e in self.events[first:]) or self.state.phase in (HAND_OVER, GAME_OVER)
+        if reveals:
+            self._undo.clear()
+        else:
+            self._undo.append(snapshot)
+            del self._undo[:-MAX_UNDO]
+        self.selected = []
+        self.choose_meld = False
+        self.last_action = snapshot[2]
+        self._bump(action=True)
+        text = self._describe_turn(button, first)
+        self._advance_hint(plan.actions)
+        if before_obs is not None:
+            self._coach(before_obs, plan.actions[0])
+        return text
+
+    def _prefer(self, seat: int, cards: Sequence[int]) -> None:
+        """Put the selected cards last in their kind's list: the engine moves cards from the end."""
+        hand = self.state.hands[seat]
+        for c in cards:
+            pile = hand[CARD_KIND[c]]
+            if c in pile:
+                pile.remove(c)
+                pile.append(c)
+
+    def _describe_turn(self, button: str, first: int) -> str:
+        s = self.state
+        mine = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.seat == SEATS[self.me]]
+        if s.phase in (HAND_OVER, GAME_OVER):
+            self._greet()
+            if mine:
+                lead = " ".join(e.text for e in mine if e.action[0] != "deal")
+                self._say(f"{lead} {self.message}".strip(), "ok")
+            return self.message
+        if button == "new_hand" or (mine and mine[0].action == ("deal",)):
+            return self._say(f"Deal {s.deal_no + 1}: a new hand. "
+                             + ("Your turn: draw from the stock or take the pack." if s.actor == self.me else ""),
+                             "ok").strip()
+        text = " ".join(e.text for e in mine) if mine else "Done."
+        if mine and mine[-1].action == ("ask",):
+            ans = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.action[0] in ("yes", "no")]
+            if not ans and self.bot_to_move():
+                self.step_bots(1)
+                ans = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.action[0] in ("yes", "no")]
+            if ans:
+                yes = ans[0].action == ("yes",)
+                text += (f" {seat_name(s.turn ^ 2, self.me).capitalize()} says "
+                         + ("yes: you must go out this turn." if yes else "no: you may not go out this turn."))
+        if s.actor == self.me and s.phase == MELD and mine and mine[-1].action[0] in ("draw", "take"):
+            text += " Meld or add to your melds, then discard."
+        return self._say(text, "ok")
+
+    # ------------------------------------------------------------ applying and events
+    def _apply(self, seat: int, action: Action, why: str = "") -> None:
+        s = self.state
+        before = [c for k in s.hands[seat] for c in k]
+        reds = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
+        pile_size = len(s.pile)
+        phase = s.phase
+        dealer_next = (s.dealer + 1) % 4
+        s.apply(action)
+        if action == ("deal",):
+            seat = s.dealer if s.dealer == dealer_next else seat
+        after = set(c for k in s.hands[seat] for c in k) if action != ("deal",) else set()
+        left = tuple(c for c in before if c not in after) if action != ("deal",) else ()
+        entered = tuple(c for k in s.hands[seat] for c in k if c not in set(before)) if action != ("deal",) else ()
+        text = self._action_text(seat, action, left, entered, pile_size)
+        shown = entered if (seat == self.me and action[0] == "draw") else left
+        self.events.append(ActionEvent(
+            index=len(self.events), seat=SEATS[seat], text=text, action=tuple(action),
+            notation=format_action(action), cards=tuple(CARD_CODE[c] for c in shown), commentary=why,
+            deal=s.deal_no))
+        for side in (0, 1):
+            for c in s.red3[side][reds[side]:]:
+                owner = seat if (seat & 1) == side else (s.turn if (s.turn & 1) == side else side)
+                replaced = s.phase not in (HAND_OVER, GAME_OVER)
+                who = "You" if owner == self.me else SEAT_NAMES[owner]
+                self.events.append(RedThreeEvent(
+                    index=len(self.events), seat=SEATS[owner], card=CARD_CODE[c], replaced=replaced,
+                    text=f"{who} laid out the red three {card_text(CARD_CODE[c])}"
+                         + (" and drew a replacement." if replaced and action[0] != "take" else ".")))
+        if s.phase in (HAND_OVER, GAME_OVER) and phase not in (HAND_OVER, GAME_OVER):
+            self._hand_over_events()
+
+    def _hand_over_events(self) -> None:
+        s = self.state
+        r = s.hand_results[-1]
+        side = self.me & 1
+        if s.went_out is not None:
+            who = seat_name(s.went_out, self.me).capitalize()
+            self.events.append(WentOutEvent(index=len(self.events), seat=SEATS[s.went_out], concealed=s.concealed,
+                                            text=f"{who} went out" + (" concealed." if s.concealed else ".")))
+        result = r if isinstance(r, dict) else {"deal": r.deal, "went_out": r.went_out, "concealed": r.concealed,
+                                                 "sides": [side_breakdown(r, 0), side_breakdown(r, 1)]}
+        head = "The game is over. " if s.phase == GAME_OVER else ""
+        self.events.append(HandOverEvent(
+            index=len(self.events), seat=None, result=result,
+            text=f"{head}Hand {s.deal_no + 1} is over: We {side_total(r, side):+d}, They {side_total(r, 1 - side):+d}."))
+
+    def _action_text(self, seat: int, a: Action, left: tuple[int, ...], entered: tuple[int, ...], pile: int) -> str:
+        who = "You" if seat == self.me else SEAT_NAMES[seat]
+        verb = a[0]
+        cards = " ".join(card_text(CARD_CODE[c]) for c in left)
+        if verb == "draw":
+            if seat == self.me:
+                got = [c for c in entered if CARD_KIND[c] != 14]
+                return f"{who} drew {card_text(CARD_CODE[got[0]])}." if got else f"{who} drew from the stock."
+            return f"{who} drew from the stock."
+        if verb == "take":
+            return f"{who} took the pack of {plural(pile, 'card')}" + (f" with {cards}." if cards else ".")
+        if verb == "meld":
+            return f"{who} melded {cards}."
+        if verb == "add":
+            return f"{who} added {cards} to the {kind_label(a[1]) if a[1] < 11 else KIND_NAMES[a[1]]}."
+        if verb == "discard":
+            return f"{who} discarded {cards}."
+        if verb == "ask":
+            return f"{who} asked 'Partner, may I go out?'"
+        if verb in ("yes", "no"):
+            return f"{who} answered {verb}."
+        if verb == "pass":
+            return f"{who} declined the pack."
+        if verb == "deal":
+            return f"{SEAT_NAMES[self.state.dealer]} dealt hand {self.state.deal_no + 1}."
+        return f"{who}: {format_action(a)}."
+
+    def _bump(self, action: bool = False) -> None:
+        self.rev += 1
+        if action:
+            self.action_rev = self.rev
+
+    # ------------------------------------------------------------ bots
+    def step_bots(self, max_actions: int = 1) -> int:
+        """Let the bots play up to ``max_actions`` actions (stopping at the learner's move or the
+        end of the hand); returns how many they played."""
+        n = 0
+        while n < max_actions and self.bot_to_move():
+            seat = self.state.actor
+            assert seat is not None
+            try:
+                action, why = self._bot_decide(seat)
+                err = self.state.explain(action)
+            except Exception as exc:  # noqa: BLE001 - a broken bot must not break the table
+                self._say(f"{SEAT_NAMES[seat]}'s bot failed ({type(exc).__name__}: {exc}).", "error")
+                break
+            if err is not None:
+                self._say(f"{SEAT_NAMES[seat]}'s bot tried an illegal move: [{err.rule}] {err.reason}", "error",
+                          err.rule)
+                break
+            self._apply(seat, action, why)
+            self._undo.clear()  # what a bot does may show what it drew
+            if self._hint is not None and self._hint.done >= len(self._hint.steps):
+                self._hint = None
+            n += 1
+            if not self.bot_to_move():
+                self._greet()
+        if n:
+            self._bump(action=True)
+        return n
+
+    def run_bots(self, max_actions: int = 5000) -> int:
+        """Let the bots play until it is the learner's move or the hand is over."""
+        return self.step_bots(max_actions)
+
+    def _bot_decide(self, seat: int) -> tuple[Action, str]:
+        bot = self.bots[seat]
+        obs = observe(self.state, seat)
+        decide = getattr(bot, "decide", None)
+        if callable(decide):
+            action, principles = decide(obs)
+            why = " ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES)
+            return tuple(action), why
+        return tuple(bot(obs)), ""
+
+    # ------------------------------------------------------------ undo, new hand
+    def undo(self) -> str:
+        """Take back the learner's last action, never past a draw, a take or anything that showed a card."""
+        if not self._undo:
+            self._bump()
+            return self._say("Nothing to undo: undo stops at your last draw or take.", "error")
+        state, n_events, what = self._undo.pop()
+        self.state = state
+        del self.events[n_events:]
+        self.selected = []
+        self.choose_meld = False
+        self._hint = None
+        self.last_action = f"undo ({what})"
+        self._bump(action=True)
+        return self._say(f"Undone: {what}.", "ok")
+
+    def new_game(self) -> str:
+        self._games += 1
+        self.state = self.game.new_initial_state(seed=self.seed + 1000 * self._games)
+        self._undo.clear()
+        self._hint = None
+        self.selected = []
+        self.last_action = "new game"
+        self._bump(action=True)
+        self._greet()
+        return self._say("A new game. " + self.message, "ok")
+
+    # ------------------------------------------------------------ hint and coach
+    def hint(self) -> str:
+        """Compute the hint for this position, or show its next stage."""
+        s = self.state
+        err = s.explain_for(self.me, ("draw",)) if s.actor != self.me or s.phase in (HAND_OVER, GAME_OVER) else None
+        if err is not None:
+            return self._refuse(err)
+        key = (s.deal_no, len(s.history))
+        if self._hint is None or self._hint.key != key:
+            self._hint = self._compute_hint(key)
+        else:
+            self._hint.stage = min(self._hint.stage + 1, len(self._hint.stages) - 1)
+        self.hint_busy = False
+        self._bump(action=True)
+        last = self._hint.stage + 1 >= len(self._hint.stages)
+        return self._say("Hint: that is the whole explanation." if last else "Hint: click Hint again for more.")
+
+    def _compute_hint(self, key: tuple[int, int]) -> _Hint:
+        from ..hint import grade_loss, hint
+
+        h = hint(self.observation, budget=self.hint_budget, seed=self.seed, iterations=self.hint_iterations)
+        table = [{"action": h.best_text, "verdict": "best", "value": f"{h.value:+.0f}", "best": True}]
+        for a in h.alternatives:
+            table.append({"action": a.text, "verdict": grade_loss(max(0.0, h.value - a.value)),
+                          "value": f"{a.value:+.0f}", "best": False, "why": a.why})
+        alts = [{"text": a.text, "value": round(a.value, 1), "stderr": round(a.stderr, 1), "why": a.why}
+                for a in h.alternatives]
+        steps: list[str] = []
+        for p in h.plan:
+            m = _PLAN_REPEAT.match(p)
+            steps += [m.group(1)] * int(m.group(2)) if m else [p]
+        stages = h.stages()
+        stages[0] = re.sub(r"\s*\[?R-[A-Z]+-\d+\]?", "", stages[0]).replace("±", "").strip()
+        return _Hint(key=key, stage=0, stages=stages, table=table, alternatives=alts,
+                     principles=[f"{PRINCIPLES[p].sentence}" for p in h.principles if p in PRINCIPLES],
+                     cards=self._indices_for(h.best), plan=list(h.plan), steps=steps, start=len(self.state.history))
+
+    def _indices_for(self, action: Action) -> list[int]:
+        """Hand positions of the cards an action would use (for highlighting)."""
+        from ..cards import DEUCE, JOKER
+
+        verb = action[0]
+        want: list[int] = []
+        if verb in ("meld", "take"):
+            want = [action[1]] * action[2] + [JOKER] * action[3] + [DEUCE] * action[4]
+        elif verb == "add":
+            want = [action[2]]
+        elif verb == "discard":
+            want = [action[1]]
+        hand = [CARD_KIND[c] for c in self.hand_cards()]
+        out: list[int] = []
+        for k in want:
+            for i, hk in enumerate(hand):
+                if hk == k and i not in out:
+                    out.append(i)
+                    break
+        return sorted(out)
+
+    def _advance_hint(self, actions: Sequence[Action]) -> None:
+        h = self._hint
+        if h is None:
+            return
+        played = [format_action(a) for a in self.state.history[h.start:]]
+        if played == h.steps[:len(played)] and len(played) <= len(h.steps):
+            h.done = len(played)
+            h.key = (self.state.deal_no, len(self.state.history))
+            h.cards = []
+            if h.done >= len(h.steps) and self.state.actor != self.me:
+                self._hint = None
+        else:
+            self._hint = None
+
+    def _plan_done(self, h: _Hint) -> int:
+        done, left = 0, h.done
+        for p in h.plan:
+            m = _PLAN_REPEAT.match(p)
+            size = int(m.group(2)) if m else 1
+            if left < size:
+                break
+            left -= size
+            done += 1
+        return done
+
+    def set_coach(self, on: bool) -> str:
+        self.coach_on = bool(on)
+        self._bump()
+        return self._say("Coach on: each of your moves is graded after you play it." if on else "Coach off.")
+
+    def _coach(self, obs: Observation, action: Action) -> None:
+        from ..hint import grade
+
+        if action not in obs.legal_actions or len(obs.legal_actions) < 2:
+            return
+        g = grade(obs, action, seed=self.seed, iterations=self.hint_iterations)
+        d = g.to_dict()
+        text = f"{d['action']}: {g.grade}" + ("" if g.grade == "best" else f"; the best was {d['best']}") + "."
+        self.coach_last = {"action": d["action"], "grade": g.grade, "loss": d["loss"], "best": d["best"],
+                           "text": text}
+
+    # ------------------------------------------------------------ rule book, options
+    def show_rule(self, rule_id: str | None) -> str:
+        """Show a rule's text (None closes it)."""
+        self._bump()
+        if rule_id is None:
+            self.rule = None
+            return self.message
+        r = lookup_rule(rule_id) if isinstance(rule_id, str) else None
+        if r is None:
+            return self._say(f"[refused] {str(rule_id)[:20]!r} is not a rule number in the rule book.", "error")
+        self.rule = r.to_dict()
+        return self.message
+
+    # ------------------------------------------------------------ intents (from any front end)
+    def handle(self, msg: Any) -> str:
+        """Check and carry out one intent; return the message shown.  Never raises.
+
+        An intent is ``{"intent": name, ...}`` (``"type"`` is accepted for ``"intent"``), with
+        ``"rev"``, the view revision the sender last drew: a play intent from a view older than
+        the last change (a double click) is ignored.
+        """
+        try:
+            return self._dispatch(msg)
+        except CanastaError as exc:
+            return self._say(f"[refused] {exc}", "error")
+        except Exception as exc:  # noqa: BLE001 - a front end must always get an answer
+            return self._say(f"[refused] Could not do that: {type(exc).__name__}: {exc}", "error")
+
+    def _dispatch(self, msg: Any) -> str:
+        if not isinstance(msg, dict):
+            return self._say("[refused] A message must be an object with an 'intent' string.", "error")
+        name = msg.get("intent", msg.get("type"))
+        if not isinstance(name, str):
+            return self._say("[refused] A message must be an object with an 'intent' string.", "error")
+        rev = msg.get("rev")
+        if rev is not None and type(rev) is not int:
+            return self._say("[refused] 'rev' must be an integer.", "error")
+        stale = rev is not None and rev < self.action_rev
+        if name in PLAY_BUTTONS or name in ("undo", "hint", "play"):
+            if stale:
+                return self.message  # a repeated or stale click: the table has moved on
+            if name == "play":
+                text = msg.get("text")
+                if not isinstance(text, str) or len(text) > 100:
+                    return self._say("[refused] 'text' must be a short action like 'meld K K K'.", "error")
+                return self.play(text)
+            return self.press(name, msg.get("to") if name == "add" else None)
+        self._bump()
+        if name == "toggle":
+            return self.toggle(msg.get("index"))  # type: ignore[arg-type]
+        if name == "select":
+            idx = msg.get("indices")
+            if not isinstance(idx, list):
+                return self._say("[refused] 'indices' must list positions of cards in your hand.", "error")
+            return self.select(idx)
+        if name == "clear":
+            return self.clear()
+        if name in ("four_colour", "coach"):
+            on = msg.get("on")
+            if not isinstance(on, bool):
+                return self._say("[refused] 'on' must be true or false.", "error")
+            if name == "coach":
+                return self.set_coach(on)
+            self.four_colour = on
+            return self.message
+        if name == "rule":
+            return self.show_rule(msg.get("id"))
+        return self._say(f"[refused] Unknown intent {name[:40]!r}.", "error")
+
+    # ------------------------------------------------------------ the view
+    def buttons(self) -> dict[str, dict[str, Any]]:
+        """What each button would do now, or why not (the engine's reason)."""
+        s = self.state
+        out: dict[str, dict[str, Any]] = {}
+        cards = self.selected_cards()
+        mine = s.actor == self.me and s.phase not in (HAND_OVER, GAME_OVER)
+        for b in BUTTONS:
+            label = LABELS[b]
+            if b == "undo":
+                out[b] = {"ok": self.can_undo, "label": label, "rule": None,
+                          "title": "Take back your last action" if self.can_undo
+                          else "Nothing to undo: undo stops at your last draw or take"}
+                continue
+            if b == "hint":
+                err = None if mine else s.explain_for(self.me, ("draw",))
+                out[b] = _button(err is None, label, "A hint for this position (click again for more)", err)
+                continue
+            if b == "new_hand" and s.phase == GAME_OVER:
+                out[b] = {"ok": True, "label": "New game", "title": "Start a new game", "rule": None}
+                continue
+            if b == "draw" and s.phase == "draw" and not s.stock and s.pile:
+                label = "Pass"
+            if b != "new_hand" and not mine:
+                err = s.explain_for(self.me, ("draw",))
+                out[b] = _button(False, label, "", err)
+                continue
+            outcome = plan_button(s, self.me if b != "new_hand" else (s.actor or 0), b, cards)
+            if isinstance(outcome, Plan):
+                title = {"new_hand": "Deal the next hand", "go_out": "Meld your whole hand and go out"}.get(
+                    b, "; ".join(format_action(a) for a in outcome.actions))
+                out[b] = _button(True, label, title, None)
+            elif isinstance(outcome, Guidance):
+                out[b] = _button(outcome.choose_meld, label, outcome.text.rstrip("."), None)
+            else:
+                out[b] = _button(False, label, "", outcome)
+        if s.phase == "answer" and s.actor == self.me:
+            for b in ("yes", "no"):
+                out[b] = {"ok": True, "label": LABELS[b], "title": f"Answer '{b}'", "rule": None}
+        return out
+
+    def hint_view(self) -> dict[str, Any] | None:
+        if self.hint_busy:
+            return {"busy": True, "stage": 0, "count": 0, "texts": [], "alternatives": [], "principles": [],
+                    "table": [], "cards": [], "plan": [], "plan_done": 0}
+        h = self._hint
+        if h is None:
+            return None
+        last = h.stage + 1 >= len(h.stages)
+        return {"busy": False, "stage": h.stage, "count": len(h.stages), "texts": h.stages[:h.stage + 1],
+                "alternatives": h.alternatives if last else [], "principles": h.principles if last else [],
+                "table": h.table if last else [], "cards": h.cards if h.stage >= 1 else [],
+                "plan": h.plan if h.stage >= 1 or h.done else [], "plan_done": self._plan_done(h)}
+
+    def log(self) -> list[dict[str, Any]]:
+        """The log of the current hand (see :mod:`.view`), from the events."""
+        start = 0
+        for i in range(len(self.events) - 1, -1, -1):
+            e = self.events[i]
+            if isinstance(e, ActionEvent) and e.action == ("deal",):
+                start = i
+                break
+        out = []
+        for e in self.events[start:]:
+            seat = e.seat
+            who = "" if seat is None else ("You" if seat == SEATS[self.me] else SEAT_NAMES[SEATS.index(seat)])
+            out.append({"i": e.index, "seat": seat, "who": who, "text": e.text,
+                        "why": getattr(e, "commentary", ""), "kind": e.kind})
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """The view model for the learner (see :mod:`canasta_tutor.tutor.view`)."""
+        ui = TableUI(rev=self.rev, selected=list(self.selected), message=self.message,
+                     message_kind=self.message_kind, message_rule=self.message_rule, buttons=self.buttons(),
+                     choose_meld=self.choose_meld, hint=self.hint_view(), rule=self.rule,
+                     coach={"on": self.coach_on, "last": self.coach_last}, log=self.log(),
+                     four_colour=self.four_colour)
+        return build_view(self.observation, ui)
+
+
+def _button(ok: bool, label: str, title: str, err: IllegalActionError | None) -> dict[str, Any]:
+    if err is not None:
+        return {"ok": False, "label": label, "title": f"[{err.rule}] {err.reason}", "rule": err.rule}
+    return {"ok": ok, "label": label, "title": title, "rule": None}
+
+
+def _notation(action: Any) -> str:
+    try:
+        return format_action(action) if action else ""
+    except Exception:  # noqa: BLE001 - a malformed action has no notation
+        return ""
+
+
+__all__ = ["TableSession", "Policy", "BUTTONS", "PLAY_BUTTONS", "LABELS", "REVEALING"]

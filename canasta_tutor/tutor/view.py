@@ -1,0 +1,293 @@
+"""The one table view model: a JSON-ready dict built from an :class:`Observation`.
+
+The live card table (``widgets/table.js``) draws this dict; the static HTML
+(:func:`canasta_tutor.display.state_html`) is rendered from it too.  It holds
+public facts and the seat's own cards only: it is built from the seat's
+observation, never from the full state.  :func:`build_view` adds the
+session's UI state (:class:`TableUI`): selection, message, buttons, hint,
+coach, rule text and the log.
+
+The view dict (every key is always present):
+
+``rev`` (int)
+    Revision of the view; intents carry the ``rev`` the browser last drew, and
+    a stale play intent is ignored.
+``seat`` ("N"/"E"/"S"/"W")
+    The learner's seat.
+``deal`` (int), ``deal_label`` (str)
+    0-based deal number and its label, ``"Deal 2"`` (the score sheet's "Hand 2").
+``phase`` (str), ``actor`` (seat letter or null), ``turn_text`` (str)
+    Engine phase (``draw``, ``meld``, ``answer``, ``hand_over``, ``game_over``),
+    who must act (null once a hand or the game is over) and a sentence about it.
+``players``
+    ``{"bottom"|"left"|"top"|"right": {"seat", "name", "count", "count_text",
+    "active", "dealer", "cards"}}``; ``count_text`` is ``"1 card"``/``"5 cards"``,
+    ``active`` is false for every seat once the hand is over, ``cards`` is null
+    except in the teacher's static view.
+``hand`` (list of card codes), ``labels`` (spoken names), ``selected`` (hand indices)
+    The learner's hand in display order; indices are positions in ``hand``.
+``melds``
+    ``[ours, theirs]``, each a list of ``{"kind", "label", "name", "cards", "n",
+    "w", "canasta", "top", "short"}``: ``kind`` is the token sent back in
+    ``{"intent": "add", "to": kind}``, ``label`` is what to print (``"10"`` for
+    tens), ``canasta`` is ``"natural"``, ``"mixed"`` or null, ``top`` the card
+    shown on a canasta, ``short`` one card short of a canasta.
+``red3``
+    ``[ours, theirs]`` lists of card codes.
+``pile``
+    ``{"top", "size", "freezer", "top_sideways", "frozen_all", "frozen_us", "blocked"}``.
+``stock`` (int)
+    Cards left in the stock.
+``score``
+    ``{"we", "they", "min_we", "min_they", "initial_we", "initial_they",
+    "rows": [[deal number (1-based), we, they], ...], "pending"}``.
+``result``
+    Null during a hand; at its end ``{"went_out" (name or null), "concealed",
+    "we", "they" (score breakdown dicts), "game_over", "winner" ("we"/"they"/null)}``.
+``message`` (str), ``message_kind`` ("info"/"ok"/"error"), ``message_rule`` (rule id or null)
+    The message line; a refusal reads ``"[R-…] reason"`` and names its rule in
+    ``message_rule``.
+``buttons``
+    ``{id: {"ok", "label", "title", "rule"}}`` for ``draw take meld add discard
+    ask go_out hint undo new_hand`` (and ``yes``/``no`` when the learner must
+    answer); ``title`` says what the button would do or why not, ``rule`` is
+    the refusing rule or null.
+``answer_needed`` (bool), ``choose_meld`` (bool)
+    The learner must answer yes/no; the learner must click a meld for the wild cards.
+``log``
+    The log of the current hand, oldest first, built from the session's
+    events: ``[{"i", "seat", "who", "text", "why", "kind"}]``; ``i`` is the
+    event index, ``seat`` a letter or null, ``who`` "You"/"North"/… or "",
+    ``kind`` one of ``action``, ``red_three``, ``went_out``, ``hand_over``,
+    ``refused``; ``why`` is a bot's reason where known.
+``hint``
+    Null, or ``{"busy", "stage", "count", "texts", "alternatives",
+    "principles", "table", "cards", "plan", "plan_done"}``: ``texts`` are the
+    stages shown so far (the first in plain words), ``table`` the moves compared
+    at the last stage as ``[{"action", "verdict", "value", "best"}]`` (the best
+    move included), ``cards`` hand indices to highlight (from the second stage),
+    ``plan`` the steps of a multi-step plan and ``plan_done`` how many are
+    played.  ``alternatives`` is ``[{"text", "value", "stderr", "why"}]``.
+    While a hint is computed, ``{"busy": true}`` with the other keys empty.
+``rule``
+    Null, or ``{"id", "title", "text"}``: the rule the learner asked to read
+    (intent ``{"intent": "rule", "id": "R-FRZ-1"}``).
+``coach``
+    ``{"on", "last"}``; ``last`` is null or ``{"action", "grade", "loss",
+    "best", "text"}`` for the learner's last graded move.
+``four_colour`` (bool)
+    Four-colour deck (also a synced trait of the widget).
+
+>>> from canasta_tutor import Game
+>>> from canasta_tutor.observer import observe
+>>> v = build_view(observe(Game().new_initial_state(seed=11), "S"))
+>>> v["players"]["bottom"]["name"], v["deal_label"], v["players"]["top"]["count_text"]
+('You', 'Deal 1', '11 cards')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_TOKENS, KIND_VALUES, RED_THREE, kind_of_code
+from ..display import card_label
+from ..observer import Observation
+from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, SEATS
+
+SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+POSITIONS = ("bottom", "left", "top", "right")
+
+
+def card_text(code: str) -> str:
+    """A card as the learner reads it: ``10♠``, ``4♣``, ``JK``.
+
+    >>> card_text("TS"), card_text("JK")
+    ('10♠', 'JK')
+    """
+    if code == "JK":
+        return "JK"
+    return ("10" if code[0] == "T" else code[0]) + SUIT_GLYPHS[code[1]]
+
+
+def kind_label(kind: int) -> str:
+    """The printed name of a kind: ``10`` for tens, ``3`` for black threes.
+
+    >>> kind_label(6), kind_label(BLACK_THREE)
+    ('10', '3')
+    """
+    if kind == BLACK_THREE:
+        return "3"
+    token = KIND_TOKENS[kind]
+    return "10" if token == "T" else token
+
+
+def kind_token(kind: int) -> str:
+    """The token of a kind in intents and notation (``T`` for tens, ``3`` for black threes)."""
+    return "3" if kind == BLACK_THREE else KIND_TOKENS[kind]
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``.
+
+    >>> plural(1, "card"), plural(0, "card")
+    ('1 card', '0 cards')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def seat_name(seat: int | None, me: int) -> str:
+    """``you``, ``North (partner)``, ``East``... from the learner's point of view."""
+    if seat is None:
+        return "nobody"
+    if seat == me:
+        return "you"
+    name = SEAT_NAMES[seat]
+    return f"{name} (partner)" if seat == (me + 2) % 4 else name
+
+
+def side_total(result: Any, side: int) -> int:
+    """A side's total in a hand result (a :class:`HandResult` or its dict form)."""
+    sides = result["sides"] if isinstance(result, dict) else result.sides
+    s = sides[side]
+    return int(s["total"] if isinstance(s, dict) else s.total)
+
+
+def side_breakdown(result: Any, side: int) -> dict[str, Any]:
+    """A side's score breakdown in a hand result, as a dict."""
+    sides = result["sides"] if isinstance(result, dict) else result.sides
+    s = sides[side]
+    if isinstance(s, dict):
+        return dict(s)
+    if hasattr(s, "to_dict"):
+        return dict(s.to_dict())
+    return dict(vars(s))
+
+
+def _result_field(result: Any, name: str) -> Any:
+    return result[name] if isinstance(result, dict) else getattr(result, name)
+
+
+@dataclass
+class TableUI:
+    """The session's UI state that goes into the view beside the observation."""
+
+    rev: int = 0
+    selected: list[int] = field(default_factory=list)
+    message: str = ""
+    message_kind: str = "info"
+    message_rule: str | None = None
+    buttons: dict[str, dict[str, Any]] = field(default_factory=dict)
+    choose_meld: bool = False
+    hint: dict[str, Any] | None = None
+    rule: dict[str, str] | None = None
+    coach: dict[str, Any] = field(default_factory=lambda: {"on": False, "last": None})
+    log: list[dict[str, Any]] = field(default_factory=list)
+    four_colour: bool = False
+    reveal: dict[int, list[str]] | None = None  # the teacher's view: every hand face up
+
+
+def _canasta_top(codes: tuple[str, ...], nat: int, wild: int) -> str | None:
+    """The card shown on a canasta: a red card for a natural one, a black card for a mixed one."""
+    if nat + wild < 7 or nat < 4:
+        return None
+    want_red = wild == 0
+    for code in codes:
+        if code != "JK" and (code[1] in "HD") == want_red:
+            return code
+    return codes[0] if codes else None
+
+
+def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
+    out = []
+    for k in sorted(obs.melds[side], key=lambda k: (k == BLACK_THREE, -KIND_VALUES[k], k)):
+        codes = obs.melds[side][k]
+        nat, wild = obs.meld_summary[side][k]
+        top = _canasta_top(codes, nat, wild)
+        out.append({
+            "kind": kind_token(k), "label": kind_label(k), "name": KIND_NAMES[k], "cards": list(codes),
+            "n": nat, "w": wild, "canasta": ("mixed" if wild else "natural") if top else None, "top": top,
+            "short": k != BLACK_THREE and nat + wild == 6 and nat >= 3,
+        })
+    return out
+
+
+def _turn_text(obs: Observation) -> str:
+    if obs.phase == GAME_OVER:
+        return "Game over"
+    if obs.phase == HAND_OVER:
+        return "Hand over"
+    if obs.actor == obs.seat:
+        return {"draw": "Your turn: draw", "meld": "Your turn: meld and discard",
+                "answer": "Your answer"}.get(obs.phase, "Your turn")
+    return f"{seat_name(obs.actor, obs.seat).capitalize()} to play"
+
+
+def _result(obs: Observation) -> dict[str, Any] | None:
+    if obs.phase not in (HAND_OVER, GAME_OVER) or not obs.hand_results:
+        return None
+    r = obs.hand_results[-1]
+    we, they = obs.side, 1 - obs.side
+    went = _result_field(r, "went_out")
+    winner = None
+    if obs.phase == GAME_OVER:
+        winner = "we" if obs.totals[we] > obs.totals[they] else "they"
+    return {"went_out": seat_name(SEATS.index(went), obs.seat).capitalize() if went else None,
+            "concealed": bool(_result_field(r, "concealed")), "we": side_breakdown(r, we),
+            "they": side_breakdown(r, they), "game_over": obs.phase == GAME_OVER, "winner": winner}
+
+
+def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
+    """The table view of ``obs`` (see the module docstring for every key)."""
+    ui = ui or TableUI()
+    me = obs.seat
+    side = obs.side
+    over = obs.phase in (HAND_OVER, GAME_OVER)
+    actor = None if over else obs.actor
+    players = {}
+    for i, pos in enumerate(POSITIONS):
+        seat = (me + i) % 4
+        count = obs.hand_sizes[seat]
+        players[pos] = {
+            "seat": SEATS[seat], "name": "You" if seat == me else seat_name(seat, me), "count": count,
+            "count_text": plural(count, "card"), "active": actor == seat, "dealer": obs.dealer == seat,
+            "cards": None if ui.reveal is None else list(ui.reveal.get(seat, [])),
+        }
+    pile = obs.pile
+    frozen_all = obs.freeze_at >= 0
+    pile_view = {
+        "top": pile[-1] if pile else None, "size": len(pile),
+        "freezer": pile[obs.freeze_at] if frozen_all and obs.freeze_at < len(pile) - 1 else None,
+        "top_sideways": frozen_all and obs.freeze_at == len(pile) - 1,
+        "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
+        "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
+    }
+    we, they = side, 1 - side
+    score = {
+        "we": obs.totals[we], "they": obs.totals[they], "min_we": obs.minimums[we], "min_they": obs.minimums[they],
+        "initial_we": obs.initial[we], "initial_they": obs.initial[they],
+        "rows": [[int(_result_field(r, "deal")) + 1, side_total(r, we), side_total(r, they)]
+                 for r in obs.hand_results][-12:],
+        "pending": obs.pending if obs.turn == me else 0,
+    }
+    hand = list(obs.hand)
+    return {
+        "rev": ui.rev, "seat": SEATS[me], "deal": _deal_no(obs), "deal_label": f"Deal {_deal_no(obs) + 1}",
+        "phase": obs.phase, "actor": None if actor is None else SEATS[actor], "turn_text": _turn_text(obs),
+        "players": players, "hand": hand, "labels": [card_label(c) for c in hand],
+        "selected": [i for i in ui.selected if i < len(hand)], "melds": [_melds(obs, we), _melds(obs, they)],
+        "red3": [list(obs.red_threes[we]), list(obs.red_threes[they])], "pile": pile_view,
+        "stock": obs.stock_size, "score": score, "result": _result(obs),
+        "message": ui.message, "message_kind": ui.message_kind, "message_rule": ui.message_rule,
+        "buttons": ui.buttons, "answer_needed": obs.phase == "answer" and obs.actor == me,
+        "choose_meld": ui.choose_meld, "log": ui.log, "hint": ui.hint, "rule": ui.rule, "coach": ui.coach,
+        "four_colour": ui.four_colour,
+    }
+
+
+def _deal_no(obs: Observation) -> int:
+    return obs.deal_no
+
+
+__all__ = ["TableUI", "build_view", "card_text", "kind_label", "kind_token", "plural", "seat_name", "side_total",
+           "side_breakdown", "POSITIONS"]
