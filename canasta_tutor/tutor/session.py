@@ -44,7 +44,7 @@ from ..rulebook import rule as lookup_rule
 from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State, seat_index
 from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from .planning import Guidance, Plan, plan_button
-from .view import TableUI, build_view, card_text, kind_label, plural, seat_name, side_breakdown, side_total
+from .view import TableUI, build_view, card_text, plural, seat_name, side_breakdown, side_total
 
 Policy = Callable[[Observation], tuple]
 
@@ -309,7 +309,7 @@ class TableSession:
             return self._say(f"Deal {s.deal_no + 1}: a new hand. "
                              + ("Your turn: draw from the stock or take the pack." if s.actor == self.me else ""),
                              "ok").strip()
-        text = " ".join(e.text for e in mine) if mine else "Done."
+        text = _summary(mine) if mine else "Done."
         if mine and mine[-1].action == ("ask",):
             ans = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.action[0] in ("yes", "no")]
             if not ans and self.bot_to_move():
@@ -384,7 +384,7 @@ class TableSession:
         if verb == "meld":
             return f"{who} melded {cards}."
         if verb == "add":
-            return f"{who} added {cards} to the {kind_label(a[1]) if a[1] < 11 else KIND_NAMES[a[1]]}."
+            return f"{who} added {cards} to the {KIND_NAMES[a[1]]}."
         if verb == "discard":
             return f"{who} discarded {cards}."
         if verb == "ask":
@@ -539,7 +539,7 @@ class TableSession:
             h.done = len(played)
             h.key = (self.state.deal_no, len(self.state.history))
             h.cards = []
-            if h.done >= len(h.steps) and self.state.actor != self.me:
+            if h.done >= len(h.steps):
                 self._hint = None
         else:
             self._hint = None
@@ -592,6 +592,7 @@ class TableSession:
         ``"rev"``, the view revision the sender last drew: a play intent from a view older than
         the last change (a double click) is ignored.
         """
+        self._bump()
         try:
             return self._dispatch(msg)
         except CanastaError as exc:
@@ -618,7 +619,6 @@ class TableSession:
                     return self._say("[refused] 'text' must be a short action like 'meld K K K'.", "error")
                 return self.play(text)
             return self.press(name, msg.get("to") if name == "add" else None)
-        self._bump()
         if name == "toggle":
             return self.toggle(msg.get("index"))  # type: ignore[arg-type]
         if name == "select":
@@ -695,19 +695,29 @@ class TableSession:
                 "plan": h.plan if h.stage >= 1 or h.done else [], "plan_done": self._plan_done(h)}
 
     def log(self) -> list[dict[str, Any]]:
-        """The log of the current hand (see :mod:`.view`), from the events."""
+        """The log of the current hand (see :mod:`.view`), from the events.  A bot's actions in one
+        turn make one entry (``i`` is the index of its first event), so a whole hand stays small."""
         start = 0
         for i in range(len(self.events) - 1, -1, -1):
             e = self.events[i]
             if isinstance(e, ActionEvent) and e.action == ("deal",):
                 start = i
                 break
-        out = []
+        out: list[dict[str, Any]] = []
+        me = SEATS[self.me]
         for e in self.events[start:]:
             seat = e.seat
-            who = "" if seat is None else ("You" if seat == SEATS[self.me] else SEAT_NAMES[SEATS.index(seat)])
-            out.append({"i": e.index, "seat": seat, "who": who, "text": e.text,
-                        "why": getattr(e, "commentary", ""), "kind": e.kind})
+            who = "" if seat is None else ("You" if seat == me else SEAT_NAMES[SEATS.index(seat)])
+            why = getattr(e, "commentary", "")
+            prev = out[-1] if out else None
+            if (prev is not None and e.kind == "action" and prev["kind"] == "action" and seat != me
+                    and prev["seat"] == seat and e.action[0] not in ("deal", "yes", "no")
+                    and e.text.startswith(who + " ")):
+                prev["text"] = prev["text"].rstrip(".") + ", " + e.text[len(who) + 1:]
+                if why and why not in prev["why"]:
+                    prev["why"] = (prev["why"] + " " + why).strip()
+                continue
+            out.append({"i": e.index, "seat": seat, "who": who, "text": e.text, "why": why, "kind": e.kind})
         return out
 
     def view(self) -> dict[str, Any]:
@@ -724,6 +734,23 @@ def _button(ok: bool, label: str, title: str, err: IllegalActionError | None) ->
     if err is not None:
         return {"ok": False, "label": label, "title": f"[{err.rule}] {err.reason}", "rule": err.rule}
     return {"ok": ok, "label": label, "title": title, "rule": None}
+
+
+def _summary(events: Sequence[ActionEvent]) -> str:
+    """The learner's own actions of one press in one sentence: melds and additions grouped by meld."""
+    if not all(e.action[0] in ("meld", "add") for e in events):
+        return " ".join(e.text for e in events)
+    groups: dict[int, list[ActionEvent]] = {}
+    for e in events:
+        groups.setdefault(e.action[1], []).append(e)
+    parts = []
+    for k, evs in groups.items():
+        cards = " ".join(card_text(c) for e in evs for c in e.cards)
+        if any(e.action[0] == "meld" for e in evs):
+            parts.append(f"melded {cards}")
+        else:
+            parts.append(f"added {cards} to the {KIND_NAMES[k]}")
+    return "You " + ", ".join(parts) + "."
 
 
 def _notation(action: Any) -> str:
