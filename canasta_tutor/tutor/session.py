@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..actions import format_action, parse_action
@@ -310,6 +310,9 @@ class TableSession:
                              + ("Your turn: draw from the stock or take the pack." if s.actor == self.me else ""),
                              "ok").strip()
         text = _summary(mine) if mine else "Done."
+        my_reds = [e.text for e in self.events[first:] if isinstance(e, RedThreeEvent) and e.seat == SEATS[self.me]]
+        if my_reds:
+            text = " ".join(my_reds) + " " + text
         if mine and mine[-1].action == ("ask",):
             ans = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.action[0] in ("yes", "no")]
             if not ans and self.bot_to_move():
@@ -327,7 +330,7 @@ class TableSession:
     def _apply(self, seat: int, action: Action, why: str = "") -> None:
         s = self.state
         before = [c for k in s.hands[seat] for c in k]
-        reds = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
+        reds_before = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
         pile_size = len(s.pile)
         phase = s.phase
         dealer_next = (s.dealer + 1) % 4
@@ -335,23 +338,25 @@ class TableSession:
         if action == ("deal",):
             seat = s.dealer if s.dealer == dealer_next else seat
         after = set(c for k in s.hands[seat] for c in k) if action != ("deal",) else set()
-        left = tuple(c for c in before if c not in after) if action != ("deal",) else ()
+        left = tuple(sorted((c for c in before if c not in after), key=sort_key)) if action != ("deal",) else ()
         entered = tuple(c for k in s.hands[seat] for c in k if c not in set(before)) if action != ("deal",) else ()
         text = self._action_text(seat, action, left, entered, pile_size)
         shown = entered if (seat == self.me and action[0] == "draw") else left
-        self.events.append(ActionEvent(
-            index=len(self.events), seat=SEATS[seat], text=text, action=tuple(action),
-            notation=format_action(action), cards=tuple(CARD_CODE[c] for c in shown), commentary=why,
-            deal=s.deal_no))
+        event = ActionEvent(index=0, seat=SEATS[seat], text=text, action=tuple(action), notation=format_action(action),
+                            cards=tuple(CARD_CODE[c] for c in shown), commentary=why, deal=s.deal_no)
+        reds: list[Event] = []
         for side in (0, 1):
-            for c in s.red3[side][reds[side]:]:
+            for c in s.red3[side][reds_before[side]:]:
                 owner = seat if (seat & 1) == side else (s.turn if (s.turn & 1) == side else side)
-                replaced = s.phase not in (HAND_OVER, GAME_OVER)
+                replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take"
                 who = "You" if owner == self.me else SEAT_NAMES[owner]
-                self.events.append(RedThreeEvent(
-                    index=len(self.events), seat=SEATS[owner], card=CARD_CODE[c], replaced=replaced,
+                reds.append(RedThreeEvent(
+                    index=0, seat=SEATS[owner], card=CARD_CODE[c], replaced=replaced,
                     text=f"{who} laid out the red three {card_text(CARD_CODE[c])}"
-                         + (" and drew a replacement." if replaced and action[0] != "take" else ".")))
+                         + (" and drew a replacement." if replaced else ".")))
+        # a red three drawn is laid out before the card that replaces it
+        for e in (reds + [event] if action[0] == "draw" else [event] + reds):
+            self.events.append(replace(e, index=len(self.events)))
         if s.phase in (HAND_OVER, GAME_OVER) and phase not in (HAND_OVER, GAME_OVER):
             self._hand_over_events()
 
