@@ -10,10 +10,12 @@ and re-sends Python's values when the browser writes a synced trait.
 >>> table = CanastaTable(seed=11, bot_delay=0)
 >>> table
 CanastaTable(seat='S', deal=0, phase='draw', turn='S')
->>> table.handle({"intent": "discard"})
-'[R-TURN-2] Draw from the stock or take the pack before discarding'
 >>> table.handle({"intent": "draw"})
 'You drew 4♥. Meld or add to your melds, then discard.'
+>>> table.handle({"intent": "draw"})  # the engine's refusal, with its rule number
+'[...] You have already drawn or taken the pack this turn'
+>>> table.view["message_kind"], table.view["selected"]
+('error', [])
 >>> table.handle({"intent": "fly"})
 "[refused] Unknown intent 'fly'."
 """

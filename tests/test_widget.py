@@ -537,3 +537,40 @@ def test_no_hidden_card_is_ever_synced_over_a_played_hand(seed):
     assert max(sizes) <= 20_000, f"a state update of {max(sizes)} bytes"
     if t.state.phase in ("hand_over", "game_over"):
         assert t.view["result"] is not None
+
+
+# --------------------------------------------------------------------------- Python wins
+
+
+def test_a_browser_write_to_a_synced_trait_is_undone_and_resent():
+    t = table()
+    view = t.view
+    t.set_state({"four_colour": True})  # as if the browser wrote the trait
+    assert t.four_colour is False
+    t.set_state({"view": {"rev": -1}})
+    assert t.view == view
+    t.handle({"intent": "four_colour", "on": True})
+    assert t.four_colour is True and t.view["four_colour"] is True
+
+
+def test_a_double_click_on_draw_keeps_the_drawn_card_message():
+    t = table()
+    rev = t.view["rev"]
+    t.handle({"intent": "draw", "rev": rev})
+    t.handle({"intent": "draw", "rev": rev})
+    assert t.view["message"] == "You drew 4♥. Meld or add to your melds, then discard."
+    assert t.view["message_kind"] == "ok"
+
+
+def test_the_hint_shows_a_busy_mark_while_it_searches():
+    async def main():
+        t = CanastaTable(session=TableSession(seed=SEED, hint_iterations=24), bot_delay=0)
+        t.handle({"intent": "hint"})
+        assert t.view["hint"]["busy"] is True
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if not t.view["hint"]["busy"]:
+                break
+        assert t.view["hint"]["busy"] is False and t.view["hint"]["texts"]
+
+    asyncio.run(main())
