@@ -46,6 +46,8 @@ class ActionEvent(Event):
     that left (or, for a take or draw seen by this seat, entered) the hand,
     and ``commentary`` the why of the move where it is known (a bot's reason,
     a lesson's note); the learner reads ``text`` and ``commentary``.
+    ``principles`` are the ids of the strategy principles behind a bot's move
+    (:mod:`canasta_tutor.bots.principles`), where known.
     """
 
     action: tuple[Any, ...] = ()
@@ -53,6 +55,7 @@ class ActionEvent(Event):
     cards: tuple[str, ...] = ()
     commentary: str = ""
     deal: int = 0
+    principles: tuple[str, ...] = ()
     kind: EventKind = field(init=False, default="action")
 
 

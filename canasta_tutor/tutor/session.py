@@ -327,7 +327,7 @@ class TableSession:
         return self._say(text, "ok")
 
     # ------------------------------------------------------------ applying and events
-    def _apply(self, seat: int, action: Action, why: str = "") -> None:
+    def _apply(self, seat: int, action: Action, principles: Sequence[str] = ()) -> None:
         s = self.state
         before = [c for k in s.hands[seat] for c in k]
         reds_before = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
@@ -343,7 +343,9 @@ class TableSession:
         text = self._action_text(seat, action, left, entered, pile_size)
         shown = entered if (seat == self.me and action[0] == "draw") else left
         event = ActionEvent(index=0, seat=SEATS[seat], text=text, action=tuple(action), notation=format_action(action),
-                            cards=tuple(CARD_CODE[c] for c in shown), commentary=why, deal=s.deal_no)
+                            cards=tuple(CARD_CODE[c] for c in shown), deal=s.deal_no,
+                            commentary=" ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES),
+                            principles=tuple(principles))
         reds: list[Event] = []
         for side in (0, 1):
             for c in s.red3[side][reds_before[side]:]:
@@ -416,7 +418,7 @@ class TableSession:
             seat = self.state.actor
             assert seat is not None
             try:
-                action, why = self._bot_decide(seat)
+                action, principles = self._bot_decide(seat)
                 err = self.state.explain(action)
             except Exception as exc:  # noqa: BLE001 - a broken bot must not break the table
                 self._say(f"{SEAT_NAMES[seat]}'s bot failed ({type(exc).__name__}: {exc}).", "error")
@@ -425,7 +427,7 @@ class TableSession:
                 self._say(f"{SEAT_NAMES[seat]}'s bot tried an illegal move: [{err.rule}] {err.reason}", "error",
                           err.rule)
                 break
-            self._apply(seat, action, why)
+            self._apply(seat, action, principles)
             self._undo.clear()  # what a bot does may show what it drew
             if self._hint is not None and self._hint.done >= len(self._hint.steps):
                 self._hint = None
@@ -440,15 +442,15 @@ class TableSession:
         """Let the bots play until it is the learner's move or the hand is over."""
         return self.step_bots(max_actions)
 
-    def _bot_decide(self, seat: int) -> tuple[Action, str]:
+    def _bot_decide(self, seat: int) -> tuple[Action, tuple[str, ...]]:
+        """A bot's action, and the principles behind it when the bot says (a ``decide`` method)."""
         bot = self.bots[seat]
         obs = observe(self.state, seat)
         decide = getattr(bot, "decide", None)
         if callable(decide):
             action, principles = decide(obs)
-            why = " ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES)
-            return tuple(action), why
-        return tuple(bot(obs)), ""
+            return tuple(action), tuple(principles)
+        return tuple(bot(obs)), ()
 
     # ------------------------------------------------------------ undo, new hand
     def undo(self) -> str:
@@ -713,14 +715,15 @@ class TableSession:
         for e in self.events[start:]:
             seat = e.seat
             who = "" if seat is None else ("You" if seat == me else SEAT_NAMES[SEATS.index(seat)])
-            why = getattr(e, "commentary", "")
+            why = _why(e)
             prev = out[-1] if out else None
-            if (prev is not None and e.kind == "action" and prev["kind"] == "action" and seat != me
+            if (prev is not None and isinstance(e, ActionEvent) and prev["kind"] == "action" and seat != me
                     and prev["seat"] == seat and e.action[0] not in ("deal", "yes", "no")
                     and e.text.startswith(who + " ")):
                 prev["text"] = prev["text"].rstrip(".") + ", " + e.text[len(who) + 1:]
-                if why and why not in prev["why"]:
-                    prev["why"] = (prev["why"] + " " + why).strip()
+                for part in why.split("; ") if why else ():
+                    if part not in prev["why"].split("; "):
+                        prev["why"] = f"{prev['why']}; {part}" if prev["why"] else part
                 continue
             out.append({"i": e.index, "seat": seat, "who": who, "text": e.text, "why": why, "kind": e.kind})
         return out
@@ -739,6 +742,15 @@ def _button(ok: bool, label: str, title: str, err: IllegalActionError | None) ->
     if err is not None:
         return {"ok": False, "label": label, "title": f"[{err.rule}] {err.reason}", "rule": err.rule}
     return {"ok": ok, "label": label, "title": title, "rule": None}
+
+
+def _why(e: Event) -> str:
+    """The why of an event for the log: the titles of a bot's principles (short), else its commentary."""
+    if not isinstance(e, ActionEvent):
+        return ""
+    if e.principles:
+        return "; ".join(PRINCIPLES[p].title for p in e.principles if p in PRINCIPLES)
+    return e.commentary
 
 
 def _summary(events: Sequence[ActionEvent]) -> str:

@@ -59,7 +59,10 @@ The view dict (every key is always present):
     events: ``[{"i", "seat", "who", "text", "why", "kind"}]``; ``i`` is the
     event index, ``seat`` a letter or null, ``who`` "You"/"North"/… or "",
     ``kind`` one of ``action``, ``red_three``, ``went_out``, ``hand_over``,
-    ``refused``; ``why`` is a bot's reason where known.
+    ``refused``; ``why`` is a bot's reason where known: the titles of the
+    strategy principles behind its moves, joined with "; " (the full
+    sentences are in the events' ``commentary``).  A bot's actions in one turn
+    make one entry.
 ``hint``
     Null, or ``{"busy", "stage", "count", "texts", "alternatives",
     "principles", "table", "cards", "plan", "plan_done"}``: ``texts`` are the
