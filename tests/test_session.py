@@ -6,7 +6,6 @@ import pytest
 
 from canasta_tutor.bots import RulesOfThumbBot
 from canasta_tutor.errors import NotationError
-from canasta_tutor.cards import CARD_CODE
 from canasta_tutor.observer import observe
 from canasta_tutor.position import format_position
 from canasta_tutor.tutor.events import ActionEvent, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent

@@ -488,7 +488,6 @@ def _indices_for(t: CanastaTable, kinds: list[int]) -> list[int]:
 
 def _intents_for(t: CanastaTable, action: tuple) -> list[dict]:
     verb = action[0]
-    hand = list(t.view["hand"])
     kinds = []
     if verb in ("draw", "pass"):
         return [{"intent": "draw"}]

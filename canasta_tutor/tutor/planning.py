@@ -161,7 +161,7 @@ def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[i
     for choice in itertools.product(range(len(naturals)), repeat=len(wilds)):
         out = []
         for i, _k in enumerate(naturals):
-            mine = [w for w, c in zip(wilds, choice) if c == i]
+            mine = [w for w, c in zip(wilds, choice, strict=True) if c == i]
             out.append((naturals[i], mine.count(JOKER), mine.count(DEUCE)))
         yield out
 

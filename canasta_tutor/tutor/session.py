@@ -147,7 +147,8 @@ class TableSession:
         s = self.state
         side = self.me & 1
         return (f"deal {s.deal_no}, phase {s.phase}, turn {s.current_seat or '-'}; your hand: "
-                f"{plural(s.hand_size[self.me], 'card')}; melds We {len(s.melds[side])}, They {len(s.melds[1 - side])}; "
+                f"{plural(s.hand_size[self.me], 'card')}; "
+                f"melds We {len(s.melds[side])}, They {len(s.melds[1 - side])}; "
                 f"last action: {self.last_action}")
 
     @property
@@ -165,9 +166,10 @@ class TableSession:
         return text
 
     def _refuse(self, err: IllegalActionError, action: Action = ()) -> str:
+        act: Action = action or (err.action if isinstance(err.action, tuple) else ())
         self.events.append(RefusedEvent(index=len(self.events), seat=SEATS[self.me],
-                                        text=f"[{err.rule}] {err.reason}", action=tuple(action or err.action or ()),
-                                        notation=_notation(action or err.action), rule=err.rule, reason=err.reason))
+                                        text=f"[{err.rule}] {err.reason}", action=tuple(act),
+                                        notation=_notation(act), rule=err.rule, reason=err.reason))
         return self._say(f"[{err.rule}] {err.reason}", "error", err.rule)
 
     def _greet(self) -> None:
@@ -337,7 +339,7 @@ class TableSession:
         s.apply(action)
         if action == ("deal",):
             seat = s.dealer if s.dealer == dealer_next else seat
-        after = set(c for k in s.hands[seat] for c in k) if action != ("deal",) else set()
+        after = {c for k in s.hands[seat] for c in k} if action != ("deal",) else set()
         left = tuple(sorted((c for c in before if c not in after), key=sort_key)) if action != ("deal",) else ()
         entered = tuple(c for k in s.hands[seat] for c in k if c not in set(before)) if action != ("deal",) else ()
         text = self._action_text(seat, action, left, entered, pile_size)
@@ -375,7 +377,8 @@ class TableSession:
         head = "The game is over. " if s.phase == GAME_OVER else ""
         self.events.append(HandOverEvent(
             index=len(self.events), seat=None, result=result,
-            text=f"{head}Hand {s.deal_no + 1} is over: We {side_total(r, side):+d}, They {side_total(r, 1 - side):+d}."))
+            text=(f"{head}Hand {s.deal_no + 1} is over: We {side_total(r, side):+d}, "
+                  f"They {side_total(r, 1 - side):+d}.")))
 
     def _action_text(self, seat: int, a: Action, left: tuple[int, ...], entered: tuple[int, ...], pile: int) -> str:
         who = "You" if seat == self.me else SEAT_NAMES[seat]
