@@ -28,21 +28,21 @@ pace them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..actions import format_action, parse_action
 from ..bots import RulesOfThumbBot
 from ..bots.principles import PRINCIPLES
-from ..cards import CARD_CODE, CARD_KIND, KIND_NAMES, parse_kind, sort_key
+from ..cards import CARD_CODE, CARD_KIND, KIND_NAMES, RED_THREE, parse_kind, sort_key
 from ..errors import CanastaError, IllegalActionError
 from ..game import Game
 from ..observer import Observation, observe
 from ..rulebook import rule as lookup_rule
 from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State, seat_index
 from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
+from .hints import BUSY, HintPanel, coach_grade, compute_hint
 from .planning import Guidance, Plan, plan_button
 from .view import TableUI, build_view, card_text, plural, seat_name, side_breakdown, side_total
 
@@ -58,22 +58,6 @@ LABELS = {
 #: Actions after which undo stops: they reveal a card or a hidden hand's judgement.
 REVEALING = frozenset(("draw", "take", "pass", "deal", "ask", "yes", "no"))
 MAX_UNDO = 100
-_PLAN_REPEAT = re.compile(r"^(.*) \(x(\d+)\)$")
-
-
-@dataclass
-class _Hint:
-    key: tuple[int, int]
-    stage: int
-    stages: list[str]
-    table: list[dict[str, Any]]
-    alternatives: list[dict[str, Any]]
-    principles: list[str]
-    cards: list[int]
-    plan: list[str]
-    steps: list[str]
-    start: int
-    done: int = 0
 
 
 class TableSession:
@@ -117,9 +101,10 @@ class TableSession:
         self.last_action = "none"
         self.rev = 0
         self.action_rev = 0
-        self._hint: _Hint | None = None
+        self._hint: HintPanel | None = None
         self._undo: list[tuple[State, int, str]] = []
         self._games = 0
+        self._log_start = 0
         self._greet()
 
     # ------------------------------------------------------------ reading
@@ -284,7 +269,7 @@ class TableSession:
         self.last_action = snapshot[2]
         self._bump(action=True)
         text = self._describe_turn(button, first)
-        self._advance_hint(plan.actions)
+        self._advance_hint()
         if before_obs is not None:
             self._coach(before_obs, plan.actions[0])
         return text
@@ -386,7 +371,7 @@ class TableSession:
         cards = " ".join(card_text(CARD_CODE[c]) for c in left)
         if verb == "draw":
             if seat == self.me:
-                got = [c for c in entered if CARD_KIND[c] != 14]
+                got = [c for c in entered if CARD_KIND[c] != RED_THREE]
                 return f"{who} drew {card_text(CARD_CODE[got[0]])}." if got else f"{who} drew from the stock."
             return f"{who} drew from the stock."
         if verb == "take":
@@ -432,8 +417,7 @@ class TableSession:
                 break
             self._apply(seat, action, principles)
             self._undo.clear()  # what a bot does may show what it drew
-            if self._hint is not None and self._hint.done >= len(self._hint.steps):
-                self._hint = None
+            self._hint = None
             n += 1
             if not self.bot_to_move():
                 self._greet()
@@ -474,6 +458,7 @@ class TableSession:
     def new_game(self) -> str:
         self._games += 1
         self.state = self.game.new_initial_state(seed=self.seed + 1000 * self._games)
+        self._log_start = len(self.events)
         self._undo.clear()
         self._hint = None
         self.selected = []
@@ -491,79 +476,20 @@ class TableSession:
             return self._refuse(err)
         key = (s.deal_no, len(s.history))
         if self._hint is None or self._hint.key != key:
-            self._hint = self._compute_hint(key)
+            self._hint = compute_hint(self.observation, self.hand_cards(), key, len(s.history), seed=self.seed,
+                                      budget=self.hint_budget, iterations=self.hint_iterations)
         else:
-            self._hint.stage = min(self._hint.stage + 1, len(self._hint.stages) - 1)
+            self._hint.next_stage()
         self.hint_busy = False
         self._bump(action=True)
         last = self._hint.stage + 1 >= len(self._hint.stages)
         return self._say("Hint: that is the whole explanation." if last else "Hint: click Hint again for more.")
 
-    def _compute_hint(self, key: tuple[int, int]) -> _Hint:
-        from ..hint import grade_loss, hint
-
-        h = hint(self.observation, budget=self.hint_budget, seed=self.seed, iterations=self.hint_iterations)
-        table = [{"action": h.best_text, "verdict": "best", "value": f"{h.value:+.0f}", "best": True}]
-        for a in h.alternatives:
-            table.append({"action": a.text, "verdict": grade_loss(max(0.0, h.value - a.value)),
-                          "value": f"{a.value:+.0f}", "best": False, "why": a.why})
-        alts = [{"text": a.text, "value": round(a.value, 1), "stderr": round(a.stderr, 1), "why": a.why}
-                for a in h.alternatives]
-        steps: list[str] = []
-        for p in h.plan:
-            m = _PLAN_REPEAT.match(p)
-            steps += [m.group(1)] * int(m.group(2)) if m else [p]
-        stages = h.stages()
-        stages[0] = re.sub(r"\s*\[?R-[A-Z]+-\d+\]?", "", stages[0]).replace("±", "").strip()
-        return _Hint(key=key, stage=0, stages=stages, table=table, alternatives=alts,
-                     principles=[f"{PRINCIPLES[p].sentence}" for p in h.principles if p in PRINCIPLES],
-                     cards=self._indices_for(h.best), plan=list(h.plan), steps=steps, start=len(self.state.history))
-
-    def _indices_for(self, action: Action) -> list[int]:
-        """Hand positions of the cards an action would use (for highlighting)."""
-        from ..cards import DEUCE, JOKER
-
-        verb = action[0]
-        want: list[int] = []
-        if verb in ("meld", "take"):
-            want = [action[1]] * action[2] + [JOKER] * action[3] + [DEUCE] * action[4]
-        elif verb == "add":
-            want = [action[2]]
-        elif verb == "discard":
-            want = [action[1]]
-        hand = [CARD_KIND[c] for c in self.hand_cards()]
-        out: list[int] = []
-        for k in want:
-            for i, hk in enumerate(hand):
-                if hk == k and i not in out:
-                    out.append(i)
-                    break
-        return sorted(out)
-
-    def _advance_hint(self, actions: Sequence[Action]) -> None:
+    def _advance_hint(self) -> None:
         h = self._hint
-        if h is None:
-            return
-        played = [format_action(a) for a in self.state.history[h.start:]]
-        if played == h.steps[:len(played)] and len(played) <= len(h.steps):
-            h.done = len(played)
-            h.key = (self.state.deal_no, len(self.state.history))
-            h.cards = []
-            if h.done >= len(h.steps):
-                self._hint = None
-        else:
+        if h is not None and (not h.follow(self.state.history, (self.state.deal_no, len(self.state.history)))
+                              or h.finished):
             self._hint = None
-
-    def _plan_done(self, h: _Hint) -> int:
-        done, left = 0, h.done
-        for p in h.plan:
-            m = _PLAN_REPEAT.match(p)
-            size = int(m.group(2)) if m else 1
-            if left < size:
-                break
-            left -= size
-            done += 1
-        return done
 
     def set_coach(self, on: bool) -> str:
         self.coach_on = bool(on)
@@ -571,15 +497,9 @@ class TableSession:
         return self._say("Coach on: each of your moves is graded after you play it." if on else "Coach off.")
 
     def _coach(self, obs: Observation, action: Action) -> None:
-        from ..hint import grade
-
-        if action not in obs.legal_actions or len(obs.legal_actions) < 2:
-            return
-        g = grade(obs, action, seed=self.seed, iterations=self.hint_iterations)
-        d = g.to_dict()
-        text = f"{d['action']}: {g.grade}" + ("" if g.grade == "best" else f"; the best was {d['best']}") + "."
-        self.coach_last = {"action": d["action"], "grade": g.grade, "loss": d["loss"], "best": d["best"],
-                           "text": text}
+        graded = coach_grade(obs, action, seed=self.seed, iterations=self.hint_iterations)
+        if graded is not None:
+            self.coach_last = graded
 
     # ------------------------------------------------------------ rule book, options
     def show_rule(self, rule_id: str | None) -> str:
@@ -693,22 +613,14 @@ class TableSession:
 
     def hint_view(self) -> dict[str, Any] | None:
         if self.hint_busy:
-            return {"busy": True, "stage": 0, "count": 0, "texts": [], "alternatives": [], "principles": [],
-                    "table": [], "cards": [], "plan": [], "plan_done": 0}
-        h = self._hint
-        if h is None:
-            return None
-        last = h.stage + 1 >= len(h.stages)
-        return {"busy": False, "stage": h.stage, "count": len(h.stages), "texts": h.stages[:h.stage + 1],
-                "alternatives": h.alternatives if last else [], "principles": h.principles if last else [],
-                "table": h.table if last else [], "cards": h.cards if h.stage >= 1 else [],
-                "plan": h.plan if h.stage >= 1 or h.done else [], "plan_done": self._plan_done(h)}
+            return dict(BUSY)
+        return None if self._hint is None else self._hint.to_view()
 
     def log(self) -> list[dict[str, Any]]:
         """The log of the current hand (see :mod:`.view`), from the events.  A bot's actions in one
         turn make one entry (``i`` is the index of its first event), so a whole hand stays small."""
-        start = 0
-        for i in range(len(self.events) - 1, -1, -1):
+        start = self._log_start
+        for i in range(len(self.events) - 1, self._log_start - 1, -1):
             e = self.events[i]
             if isinstance(e, ActionEvent) and e.action == ("deal",):
                 start = i
