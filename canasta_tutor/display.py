@@ -327,7 +327,15 @@ def _score_html(view: dict) -> str:
             f'<tr><th>Total</th><td class="ct-we">{sc["we"]}</td><td class="ct-they">{sc["they"]}</td></tr>'
             f'<tr><th>Minimum</th><td>{sc["min_we"]}{" ✓" if sc["initial_we"] else ""}</td>'
             f'<td>{sc["min_they"]}{" ✓" if sc["initial_they"] else ""}</td></tr></tbody></table>'
-            f'<div class="ct-turn">{_e(view["deal_label"])}: {_e(view["turn_text"])}</div></div>')
+            f'<div class="ct-turn">{_e(view["deal_label"])}: {_e(_turn_text(view))}</div></div>')
+
+
+def _turn_text(view: dict) -> str:
+    if view["phase"] == "game_over":
+        return "Game over"
+    if view["phase"] == "hand_over":
+        return "Hand over"
+    return f"{_SEAT_NAMES[view['actor']]} to play ({view['phase']})"
 
 
 def _result_html(result: dict) -> str:
@@ -369,6 +377,7 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -
     view = build_view(obs, ui)
     pl = view["players"]
     for pos in POSITIONS:
+        pl[pos]["name"] = _SEAT_NAMES[pl[pos]["seat"]]  # a printed table names every seat
         if pos != "bottom" and seat is not None:
             pl[pos]["cards"] = None
     side_names = ("N–S", "E–W") if me & 1 == 0 else ("E–W", "N–S")

@@ -20,8 +20,9 @@ The view dict (every key is always present):
     Engine phase (``draw``, ``meld``, ``answer``, ``hand_over``, ``game_over``),
     who must act (null once a hand or the game is over) and a sentence about it.
 ``players``
-    ``{"bottom"|"left"|"top"|"right": {"seat", "name", "count", "count_text",
-    "active", "dealer", "cards"}}``; ``count_text`` is ``"1 card"``/``"5 cards"``,
+    ``{"bottom"|"left"|"top"|"right": {"seat", "name", "partner", "count", "count_text",
+    "active", "dealer", "cards"}}``; ``name`` is ``"You"`` or ``"North"``..., ``partner``
+    marks the learner's partner, ``count_text`` is ``"1 card"``/``"5 cards"``,
     ``active`` is false for every seat once the hand is over, ``cards`` is null
     except in the teacher's static view.
 ``hand`` (list of card codes), ``labels`` (spoken names), ``selected`` (hand indices)
@@ -80,6 +81,23 @@ The view dict (every key is always present):
     "best", "text"}`` for the learner's last graded move.
 ``four_colour`` (bool)
     Four-colour deck (also a synced trait of the widget).
+
+Intents (the browser sends only these; :meth:`TableSession.handle` checks
+every one and answers with a new view).  Each is ``{"intent": name, ...}``
+(``"type"`` is accepted in place of ``"intent"``) and may carry ``"rev"``, the
+``rev`` of the view the browser last drew: a play intent (a button, ``play``,
+``undo``, ``hint``) drawn on a view older than the last change is ignored, so a
+double click plays once.
+
+- ``{"intent": "toggle", "index": i}``, ``{"intent": "select", "indices": [i, ...]}``,
+  ``{"intent": "clear"}``: the selection (hand indices).
+- ``{"intent": "draw" | "take" | "meld" | "discard" | "ask" | "go_out" | "yes" | "no"
+  | "new_hand" | "undo" | "hint"}``: the buttons, with the current selection.
+- ``{"intent": "add", "to": kind}``: add the selection to the meld ``kind``
+  (``to`` optional; when the meld is ambiguous the view sets ``choose_meld``).
+- ``{"intent": "play", "text": "meld 4 4 JK"}``: an action typed as text.
+- ``{"intent": "four_colour", "on": bool}``, ``{"intent": "coach", "on": bool}``.
+- ``{"intent": "rule", "id": "R-FRZ-1"}`` shows a rule's text (``"id": null`` closes it).
 
 >>> from canasta_tutor import Game
 >>> from canasta_tutor.observer import observe
@@ -252,7 +270,8 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         seat = (me + i) % 4
         count = obs.hand_sizes[seat]
         players[pos] = {
-            "seat": SEATS[seat], "name": "You" if seat == me else seat_name(seat, me), "count": count,
+            "seat": SEATS[seat], "name": "You" if seat == me else SEAT_NAMES[seat], "partner": seat == (me + 2) % 4,
+            "count": count,
             "count_text": plural(count, "card"), "active": actor == seat, "dealer": obs.dealer == seat,
             "cards": None if ui.reveal is None else list(ui.reveal.get(seat, [])),
         }
