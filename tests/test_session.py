@@ -10,6 +10,7 @@ from canasta_tutor.observer import observe
 from canasta_tutor.position import format_position
 from canasta_tutor.tutor.events import ActionEvent, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from canasta_tutor.tutor.session import TableSession
+from canasta_tutor.tutor.view import side_total
 
 SEED = 11
 
@@ -40,7 +41,7 @@ def test_every_action_of_every_seat_is_an_action_event():
     assert any(e.commentary for e in actions if e.seat != "S")  # the bots' why
     assert [e.index for e in s.events] == list(range(len(s.events)))
     assert isinstance(s.events[-1], HandOverEvent)
-    assert s.events[-1].result["sides"][0]["total"] == s.state.hand_results[-1]["sides"][0]["total"]
+    assert s.events[-1].result["sides"][0]["total"] == side_total(s.state.hand_results[-1], 0)
     if s.state.went_out is not None:
         assert isinstance(s.events[-2], WentOutEvent) and s.events[-2].seat == "NESW"[s.state.went_out]
     v = s.view()

@@ -597,10 +597,14 @@ class TableSession:
                 err = s.explain_for(self.me, ("draw",))
                 out[b] = _button(False, label, "", err)
                 continue
+            if b == "go_out":  # the engine's check only: the search for the melds runs on the press
+                err = s.explain_go_out(self.me)
+                out[b] = _button(err is None, label, "Meld your whole hand and go out", err)
+                continue
             outcome = plan_button(s, self.me if b != "new_hand" else (s.actor or 0), b, cards)
             if isinstance(outcome, Plan):
-                title = {"new_hand": "Deal the next hand", "go_out": "Meld your whole hand and go out"}.get(
-                    b, "; ".join(format_action(a) for a in outcome.actions))
+                title = ("Deal the next hand" if b == "new_hand"
+                         else "; ".join(format_action(a) for a in outcome.actions))
                 out[b] = _button(True, label, title, None)
             elif isinstance(outcome, Guidance):
                 out[b] = _button(outcome.choose_meld, label, outcome.text.rstrip("."), None)
