@@ -66,6 +66,7 @@ class CanastaTable(anywidget.AnyWidget):
         self._sent: dict[str, Any] = {}
         self._gen = 0
         self.bot_delay = float(bot_delay)
+        self.session.coach_inline = False  # graded after the new table is sent (see handle)
         super().__init__(four_colour=self.session.four_colour, **kwargs)
         self.on_msg(self._on_msg)
         self._after_change()
@@ -124,7 +125,17 @@ class CanastaTable(anywidget.AnyWidget):
         text = self.session.handle(msg)
         changed = self.session.action_rev != before
         self._after_change(run=changed and name not in ("undo", "hint"))
+        if self.session.coach_pending is not None:
+            loop = _running_loop()
+            if loop is None:
+                self._grade()
+            else:
+                loop.call_soon(self._grade)
         return text
+
+    def _grade(self) -> None:
+        if self.session.grade_pending():
+            self._sync()
 
     def play(self, text: str, run_bots: bool = True) -> str:
         """Play an action typed as text (``'draw'``, ``'meld 4 4 JK'``, ``'discard 3'``) as the learner;
@@ -133,6 +144,7 @@ class CanastaTable(anywidget.AnyWidget):
         if run_bots:
             self.session.run_bots()
         self._after_change(run=not run_bots)
+        self._grade()
         return out
 
     def run_bots(self, max_actions: int = 5000) -> int:

@@ -573,3 +573,21 @@ def test_the_hint_shows_a_busy_mark_while_it_searches():
         assert t.view["hint"]["busy"] is False and t.view["hint"]["texts"]
 
     asyncio.run(main())
+
+
+def test_coach_grades_after_the_table_is_sent():
+    async def main():
+        t = CanastaTable(session=TableSession(seed=SEED, hint_iterations=24), bot_delay=0)
+        t.handle({"intent": "coach", "on": True})
+        t.handle({"intent": "draw"})
+        select(t, "3C")
+        t.handle({"intent": "discard"})
+        assert t.view["message"] == "Your turn: draw from the stock or take the pack."
+        assert t.view["coach"]["last"] is None  # the table first
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if t.view["coach"]["last"] is not None:
+                break
+        assert t.view["coach"]["last"]["action"] == "discard 3"
+
+    asyncio.run(main())

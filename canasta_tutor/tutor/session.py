@@ -94,6 +94,10 @@ class TableSession:
         self.message_rule: str | None = None
         self.choose_meld = False
         self.coach_on = coach
+        #: grade each move at once (True), or leave it in ``coach_pending`` for :meth:`grade_pending`
+        #: (a widget grades after it has sent the new table)
+        self.coach_inline = True
+        self.coach_pending: tuple[Observation, Action] | None = None
         self.coach_last: dict[str, Any] | None = None
         self.four_colour = four_colour
         self.rule: dict[str, str] | None = None
@@ -271,7 +275,9 @@ class TableSession:
         text = self._describe_turn(button, first)
         self._advance_hint()
         if before_obs is not None:
-            self._coach(before_obs, plan.actions[0])
+            self.coach_pending = (before_obs, plan.actions[0])
+            if self.coach_inline:
+                self.grade_pending()
         return text
 
     def _prefer(self, seat: int, cards: Sequence[int]) -> None:
@@ -496,10 +502,17 @@ class TableSession:
         self._bump()
         return self._say("Coach on: each of your moves is graded after you play it." if on else "Coach off.")
 
-    def _coach(self, obs: Observation, action: Action) -> None:
+    def grade_pending(self) -> bool:
+        """Grade the learner's last move for the coach, if one waits; True if it did."""
+        if self.coach_pending is None:
+            return False
+        obs, action = self.coach_pending
+        self.coach_pending = None
         graded = coach_grade(obs, action, seed=self.seed, iterations=self.hint_iterations)
         if graded is not None:
             self.coach_last = graded
+            self._bump()
+        return graded is not None
 
     # ------------------------------------------------------------ rule book, options
     def show_rule(self, rule_id: str | None) -> str:
