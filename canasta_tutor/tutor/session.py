@@ -250,7 +250,7 @@ class TableSession:
         err = self.state.explain_for(self.me, action) if action != ("deal",) else self.state.explain(action)
         if err is not None:
             return self._refuse(err, action)
-        return self._play_plan(Plan((action,)), action[0])
+        return self._play_plan(Plan((action,)), {"deal": "new_hand", "pass": "draw"}.get(action[0], action[0]))
 
     def _play_plan(self, plan: Plan, button: str) -> str:
         s = self.state
@@ -395,7 +395,8 @@ class TableSession:
         if verb == "pass":
             return f"{who} declined the pack."
         if verb == "deal":
-            return f"{SEAT_NAMES[self.state.dealer]} dealt hand {self.state.deal_no + 1}."
+            dealer = self.state.dealer
+            return f"{'You' if dealer == self.me else SEAT_NAMES[dealer]} dealt hand {self.state.deal_no + 1}."
         return f"{who}: {format_action(a)}."
 
     def _bump(self, action: bool = False) -> None:
