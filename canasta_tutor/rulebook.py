@@ -8,7 +8,7 @@ repository's ``seeds/`` folder.
 >>> r = rule("R-FRZ-1")
 >>> r.id, r.title
 ('R-FRZ-1', 'Freezing the pile')
->>> rule("R-NOPE-1") is None
+>>> rule("no such rule") is None
 True
 """
 

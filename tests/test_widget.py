@@ -78,7 +78,7 @@ def test_state_html_teacher_view_shows_every_hand():
     assert 'class="ct-card ct-back"' not in teacher.split("ct-stock")[0]
     assert state._repr_html_() == teacher
     south = state_html(state, seat="S")
-    west_only = set(state.hand("W")) - set(state.hand("S")) - set(state.hand("N")) - set(CARD_CODE[c] for c in state.pile)
+    west_only = set(state.hand("W")) - set(state.hand("S")) - set(state.hand("N")) - {CARD_CODE[c] for c in state.pile}
     assert not any(f'data-card="{c}"' in south for c in west_only)
     assert 'data-count="11"' in south
 
@@ -473,7 +473,7 @@ def _check_no_hidden(state, synced: dict, dumped: dict, me: int = 2) -> None:
         assert not leaks, f"{name} mentions hidden cards {leaks}"
     view = synced["view"]
     assert view["hand"] == state.hand(me)
-    for pos, p in view["players"].items():
+    for p in view["players"].values():
         assert "cards" not in p or p["cards"] is None
         assert p["count"] == state.hand_size["NESW".index(p["seat"])]
 

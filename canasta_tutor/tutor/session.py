@@ -44,7 +44,7 @@ from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State
 from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
 from .planning import Guidance, Plan, plan_button
-from .view import TableUI, build_view, card_text, plural, seat_name, side_breakdown, side_total
+from .view import TableUI, build_view, card_text, plural, seat_name, side_total
 
 Policy = Callable[[Observation], tuple]
 
@@ -169,10 +169,9 @@ class TableSession:
             self._say(("You won the game! " if we else "They won the game. ") + "Click New hand for a new game.", "ok")
         elif s.phase == HAND_OVER:
             r = s.hand_results[-1]
-            who = r["went_out"] if isinstance(r, dict) else r.went_out
-            concealed = r["concealed"] if isinstance(r, dict) else r.concealed
+            who = r.went_out
             head = (f"{seat_name(SEATS.index(who), self.me).capitalize()} went out"
-                    + (" concealed" if concealed else "")) if who else "The stock ran out"
+                    + (" concealed" if r.concealed else "")) if who else "The stock ran out"
             self._say(f"{head}. This hand: We {side_total(r, side):+d}, They {side_total(r, 1 - side):+d}. "
                       "Click New hand.", "ok")
         elif s.actor == self.me:
@@ -250,7 +249,8 @@ class TableSession:
         err = self.state.explain_for(self.me, action) if action != ("deal",) else self.state.explain(action)
         if err is not None:
             return self._refuse(err, action)
-        return self._play_plan(Plan((action,)), {"deal": "new_hand", "pass": "draw"}.get(action[0], action[0]))
+        verb = str(action[0])
+        return self._play_plan(Plan((action,)), {"deal": "new_hand", "pass": "draw"}.get(verb, verb))
 
     def _play_plan(self, plan: Plan, button: str) -> str:
         s = self.state
@@ -363,8 +363,7 @@ class TableSession:
             who = seat_name(s.went_out, self.me).capitalize()
             self.events.append(WentOutEvent(index=len(self.events), seat=SEATS[s.went_out], concealed=s.concealed,
                                             text=f"{who} went out" + (" concealed." if s.concealed else ".")))
-        result = r if isinstance(r, dict) else {"deal": r.deal, "went_out": r.went_out, "concealed": r.concealed,
-                                                 "sides": [side_breakdown(r, 0), side_breakdown(r, 1)]}
+        result = r.to_dict()
         head = "The game is over. " if s.phase == GAME_OVER else ""
         self.events.append(HandOverEvent(
             index=len(self.events), seat=None, result=result,

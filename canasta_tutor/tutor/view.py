@@ -114,6 +114,7 @@ from typing import Any
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_TOKENS, KIND_VALUES, RED_THREE, kind_of_code
 from ..display import card_label
 from ..observer import Observation
+from ..scoring import HandResult
 from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, SEATS
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -167,26 +168,9 @@ def seat_name(seat: int | None, me: int) -> str:
     return f"{name} (partner)" if seat == (me + 2) % 4 else name
 
 
-def side_total(result: Any, side: int) -> int:
-    """A side's total in a hand result (a :class:`HandResult` or its dict form)."""
-    sides = result["sides"] if isinstance(result, dict) else result.sides
-    s = sides[side]
-    return int(s["total"] if isinstance(s, dict) else s.total)
-
-
-def side_breakdown(result: Any, side: int) -> dict[str, Any]:
-    """A side's score breakdown in a hand result, as a dict."""
-    sides = result["sides"] if isinstance(result, dict) else result.sides
-    s = sides[side]
-    if isinstance(s, dict):
-        return dict(s)
-    if hasattr(s, "to_dict"):
-        return dict(s.to_dict())
-    return dict(vars(s))
-
-
-def _result_field(result: Any, name: str) -> Any:
-    return result[name] if isinstance(result, dict) else getattr(result, name)
+def side_total(result: HandResult, side: int) -> int:
+    """A side's total in a hand result."""
+    return result.sides[side].total
 
 
 @dataclass
@@ -249,13 +233,13 @@ def _result(obs: Observation) -> dict[str, Any] | None:
         return None
     r = obs.hand_results[-1]
     we, they = obs.side, 1 - obs.side
-    went = _result_field(r, "went_out")
+    went = r.went_out
     winner = None
     if obs.phase == GAME_OVER:
         winner = "we" if obs.totals[we] > obs.totals[they] else "they"
     return {"went_out": seat_name(SEATS.index(went), obs.seat).capitalize() if went else None,
-            "concealed": bool(_result_field(r, "concealed")), "we": side_breakdown(r, we),
-            "they": side_breakdown(r, they), "game_over": obs.phase == GAME_OVER, "winner": winner}
+            "concealed": r.concealed, "we": r.sides[we].to_dict(),
+            "they": r.sides[they].to_dict(), "game_over": obs.phase == GAME_OVER, "winner": winner}
 
 
 def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
@@ -288,7 +272,7 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
     score = {
         "we": obs.totals[we], "they": obs.totals[they], "min_we": obs.minimums[we], "min_they": obs.minimums[they],
         "initial_we": obs.initial[we], "initial_they": obs.initial[they],
-        "rows": [[int(_result_field(r, "deal")) + 1, side_total(r, we), side_total(r, they)]
+        "rows": [[r.deal + 1, side_total(r, we), side_total(r, they)]
                  for r in obs.hand_results][-12:],
         "pending": obs.pending if obs.turn == me else 0,
     }
@@ -312,4 +296,4 @@ def _deal_no(obs: Observation) -> int:
 
 
 __all__ = ["TableUI", "build_view", "card_text", "kind_label", "kind_token", "plural", "seat_name", "side_total",
-           "side_breakdown", "POSITIONS"]
+           "POSITIONS"]
