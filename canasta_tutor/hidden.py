@@ -40,7 +40,7 @@ The API (stable; the hint's search calls it):
 ``turn_problem(state) -> str | None``
     Why the hand of the seat whose turn it is contradicts the turn flags, or why the
     seat to act has no legal action; None when all is well.  The position check
-    (:mod:`canasta_tutor.validate`) and :func:`fill_hidden` share it.
+    (:func:`canasta_tutor.position.validate_position`) and :func:`fill_hidden` share it.
 
 >>> import random
 >>> from canasta_tutor import Game
@@ -59,9 +59,9 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from .cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta
+from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta
 from .errors import ImpossiblePositionError
-from .feasibility import can_go_out, max_meld_points
+from .feasibility import can_go_out
 from .state import ANSWER, DRAW, MELD, SEATS, State, seat_index
 
 _PLAYING = (DRAW, MELD, ANSWER)
@@ -181,7 +181,7 @@ def _build(pool: _Pool, hand: list[int], summary: dict[int, tuple[int, int]], st
             if k == exclude:
                 continue
             n0, w0 = summary.get(k, (0, 0))
-            for x in range(0, pool.avail(k) + 1):
+            for x in range(pool.avail(k) + 1):
                 if n0 == 0 and x < 3:
                     continue
                 n = n0 + x
@@ -239,7 +239,7 @@ def _build(pool: _Pool, hand: list[int], summary: dict[int, tuple[int, int]], st
                 put(kind)
             nat = sum(1 for x in move if x == k)
             summary[k] = (nat, len(move) - nat)
-    return left >= 0 and (exact and left == 0 or not exact and got >= points)
+    return left >= 0 and ((exact and left == 0) or (not exact and got >= points))
 
 
 def _propose_turn_hand(state: State, pool: _Pool, hand: list[int], size: int, rng: random.Random) -> bool:
@@ -297,10 +297,10 @@ def _propose_turn_hand(state: State, pool: _Pool, hand: list[int], size: int, rn
         if not _build(pool, hand, summary, state, rng, room - 2, need, False):
             return False
     while len(hand) < size:
-        c = pool.take_any(rng, red_threes=False)
-        if c is None:
+        card = pool.take_any(rng, red_threes=False)
+        if card is None:
             return False
-        hand.append(c)
+        hand.append(card)
     return len(hand) == size
 
 
