@@ -4,6 +4,12 @@ Plain text by default; ``--json`` prints one JSON object to stdout for machines.
 Exit codes: 0 success; 1 an illegal action (``play``), a record whose result
 line disagrees (``replay``) or invariant violations (``selfplay``); 2 bad input
 of any kind, reported as one line ``canasta-tutor: error: ...`` on stderr.
+Input files are read within limits (see :mod:`canasta_tutor.textinput`), numbers
+on the command line are range-checked, and a closed pipe (``| head``) ends the
+command quietly.
+
+Subcommands are registered in :data:`SUBCOMMANDS`; another module adds one with
+:func:`register` before :func:`main` runs.
 
 >>> main(["deal", "--seed", "3"])  # doctest: +ELLIPSIS
 canasta-tutor position
@@ -16,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any, NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from .actions import format_action, parse_action
-from .errors import CanastaError, IllegalActionError
+from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
 from .state import SIDE_NAMES, State
@@ -40,16 +47,49 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    from .position import MAX_LINE_CHARS, MAX_POSITION_CHARS
+    from .textinput import read_text
+
+    return read_text(path, max_line=MAX_LINE_CHARS, max_chars=MAX_POSITION_CHARS)
+
+
+def _source(path: str) -> str:
+    return "<stdin>" if path == "-" else path
 
 
 def _load_position(path: str) -> State:
     from .position import parse_position
 
-    return parse_position(_read(path))
+    try:
+        return parse_position(_read(path))
+    except NotationError as e:
+        raise (e if e.source else e.in_file(_source(path))) from None
+
+
+def _ranged(kind: Callable[[str], Any], low: float | None, high: float | None,
+            low_open: bool = False) -> Callable[[str], Any]:
+    """An argparse type: ``kind`` (int or float) between ``low`` and ``high``."""
+    def convert(text: str) -> Any:
+        t = text.strip()
+        if len(t) > 20:
+            raise argparse.ArgumentTypeError(f"{t[:20]!r}… is too long for a number")
+        try:
+            value = kind(t)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{t!r} is not {what}") from None
+        if value != value or (low is not None and (value <= low if low_open else value < low)) or (
+                high is not None and value > high):
+            lo = "" if low is None else (f"more than {low}" if low_open else f"at least {low}")
+            hi = "" if high is None else f"at most {high:,}"
+            raise argparse.ArgumentTypeError(f"{t} is out of range: give {' and '.join(x for x in (lo, hi) if x)}")
+        return value
+    convert.__name__ = kind.__name__
+    return convert
+
+
+SEED = _ranged(int, 0, 2**63 - 1)
+SCORE = _ranged(int, -1_000_000, 1_000_000)
 
 
 def _format_position(state: State) -> str:
@@ -106,10 +146,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .record import parse_record, replay
+    from .record import replay_file
 
-    record = parse_record(_read(args.record))
-    state = replay(record, check_result=False)
+    record, state = replay_file(args.record, check_result=False)
     hands = []
     lines = []
     running = list(record.totals)
@@ -144,8 +183,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from .selfplay import run_selfplay
 
-    if args.hands < 0:
-        raise UsageError(f"--hands must be 0 or more, not {args.hands}")
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     report = run_selfplay(args.hands, args.seed, check=not args.no_check, progress=progress,
                           options=_options(args.options))
@@ -157,8 +194,6 @@ def cmd_hint(args: argparse.Namespace) -> int:
     from .hint import hint
     from .observer import observe
 
-    if args.budget is not None and not 0 < args.budget <= 600:
-        raise UsageError(f"--budget must be between 0 and 600 seconds, not {args.budget}")
     state = _load_position(args.file)
     if state.actor is None:
         raise UsageError("the game is over: there is nothing to hint")
@@ -176,12 +211,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     for name in (args.bot_a, args.bot_b):
         if name not in BOT_NAMES:
             raise UsageError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
-    if args.deals < 1:
-        raise UsageError(f"--deals must be 1 or more, not {args.deals}")
-    if args.budget is not None and not 0 < args.budget <= 60:
-        raise UsageError(f"--budget must be between 0 and 60 seconds, not {args.budget}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be 1 or more, not {args.workers}")
+    if args.workers > (os.cpu_count() or 1) * 4:
+        raise UsageError(f"--workers {args.workers}: this machine has {os.cpu_count()} processors; give at most "
+                         f"{(os.cpu_count() or 1) * 4}")
     a = make_state_policy(args.bot_a, seed=args.seed, iterations=args.iterations, budget=args.budget)
     b = make_state_policy(args.bot_b, seed=args.seed + 1, iterations=args.iterations, budget=args.budget)
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -210,14 +242,15 @@ def build_parser() -> argparse.ArgumentParser:
     # top level: defaults False; subcommands: SUPPRESS, so --json works before or after the subcommand
     p = _Parser(prog=PROG, parents=[flags(False)],
                 description="Classic partnership Canasta: rules engine and tutor on the command line.")
+    p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     common = flags(argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     d = sub.add_parser("deal", parents=[common], help="print the position right after a seeded deal")
-    d.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
-    d.add_argument("--score-ns", type=int, default=0, metavar="N", help="NS total before the deal")
-    d.add_argument("--score-ew", type=int, default=0, metavar="N", help="EW total before the deal")
+    d.add_argument("--seed", type=SEED, default=0, help="the game's seed (default 0)")
+    d.add_argument("--score-ns", type=SCORE, default=0, metavar="N", help="NS total before the deal")
+    d.add_argument("--score-ew", type=SCORE, default=0, metavar="N", help="EW total before the deal")
     d.add_argument("--options", default="", help='rule options, e.g. "black_three=stops wild_limit=half"')
     d.set_defaults(func=cmd_deal)
 
@@ -235,8 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     sp = sub.add_parser("selfplay", parents=[common], help="random self-play: speed and invariant checks")
-    sp.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the first game and of the random players")
+    sp.add_argument("--hands", type=_ranged(int, 0, 10_000_000), default=100, help="hands to play (default 100)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the first game and of the random players")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (for speed)")
     sp.add_argument("--options", default="", help="rule options")
     sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -245,24 +278,46 @@ def build_parser() -> argparse.ArgumentParser:
 
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
     h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
-    h.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+    h.add_argument("--budget", type=_ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
                    help="search for this long (default: a fixed number of samples, capped at 0.8 s)")
-    h.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    h.add_argument("--seed", type=SEED, default=0, help="seed of the search (default 0)")
     h.set_defaults(func=cmd_hint)
 
     m = sub.add_parser("match", parents=[common], help="a duplicate match between two bots")
     m.add_argument("bot_a", metavar="BOT_A", help="random, rules-of-thumb or expert")
     m.add_argument("bot_b", metavar="BOT_B", help="random, rules-of-thumb or expert")
-    m.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
-    m.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
-    m.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+    m.add_argument("--deals", type=_ranged(int, 1, 1_000_000), default=100,
+                   help="deals, each played twice (default 100)")
+    m.add_argument("--seed", type=_ranged(int, 0, 2**62), default=0, help="seed of the first deal (default 0)")
+    m.add_argument("--budget", type=_ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
                    help="the expert's time cap per decision (default: none, a fixed number of samples)")
-    m.add_argument("--iterations", type=int, default=24, help="the expert's samples per decision (default 24)")
-    m.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
+    m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=24,
+                   help="the expert's samples per decision (default 24)")
+    m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     m.set_defaults(func=cmd_match)
+    for add in SUBCOMMANDS:
+        add(sub, common)
     return p
+
+
+#: Extra subcommands: each is called as ``add(subparsers, common)`` by :func:`build_parser`, where
+#: ``common`` is the parent parser holding ``--json`` and ``--compact``.  It adds its parser and sets
+#: ``func`` (``args -> exit code``) with ``set_defaults``.
+SUBCOMMANDS: list[Callable[[Any, argparse.ArgumentParser], None]] = []
+
+
+def register(add: Callable[[Any, argparse.ArgumentParser], None]) -> None:
+    """Add a subcommand to the command line (see :data:`SUBCOMMANDS`)."""
+    if add not in SUBCOMMANDS:
+        SUBCOMMANDS.append(add)
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -270,19 +325,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     json_wanted = "--json" in (sys.argv[1:] if argv is None else argv)
     try:
-        args = parser.parse_args(argv)
-        return int(args.func(args))
-    except SystemExit as e:  # --help, or argparse bailing out some other way
-        return int(e.code or 0) if isinstance(e.code, int) or e.code is None else 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError) as e:
-        message = _one_line(e)
+        try:
+            args = parser.parse_args(argv)
+            code = int(args.func(args))
+            sys.stdout.flush()
+            return code
+        except SystemExit as e:  # --help, --version, or argparse bailing out some other way
+            sys.stdout.flush()
+            return int(e.code or 0) if isinstance(e.code, int) or e.code is None else 2
+        except KeyboardInterrupt:
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            raise
+        except RecursionError:
+            message = "the input is nested too deeply"
+        except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError, OverflowError,
+                MemoryError) as e:
+            message = _one_line(e)
         if json_wanted:
             print(json.dumps({"error": message}))
+            sys.stdout.flush()
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as a pipe close is not an error
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (tests): nothing to silence
+        pass
 
 
 def _one_line(e: BaseException) -> str:
@@ -293,7 +370,8 @@ def _one_line(e: BaseException) -> str:
     if isinstance(e, OSError) and e.filename is not None:
         return f"cannot read {e.filename!r}: {e.strerror}"
     text = str(e) or type(e).__name__
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    return text if len(text) <= 500 else text[:500] + "…"
 
 
 if __name__ == "__main__":  # pragma: no cover

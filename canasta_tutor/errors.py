@@ -34,16 +34,39 @@ class NotationError(CanastaError, ValueError):
     ``line`` (1-based) and ``field`` say where, when known.
     """
 
-    def __init__(self, message: str, line: int | None = None, field: str | None = None) -> None:
+    #: messages longer than this are cut (they quote the input, which may be huge)
+    MAX_MESSAGE = 400
+
+    def __init__(self, message: str, line: int | None = None, field: str | None = None,
+                 source: str | None = None) -> None:
+        if len(message) > self.MAX_MESSAGE:
+            message = message[: self.MAX_MESSAGE] + f"… ({len(message)} characters)"
+        if field is not None and len(field) > 40:
+            field = field[:40] + "…"
         self.line = line
         self.field = field
         self.message = message
+        self.source = source
         where = []
+        if source:
+            where.append(source)
         if line is not None:
             where.append(f"line {line}")
         if field:
             where.append(f"field {field!r}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+    def in_file(self, source: str) -> "NotationError":
+        """The same error (same class), naming the file it came from.
+
+        >>> str(NotationError("'x' is not a card", 3, "S").in_file("lesson.txt"))
+        "lesson.txt, line 3, field 'S': 'x' is not a card"
+        """
+        err = type(self).__new__(type(self))
+        NotationError.__init__(err, self.message, self.line, self.field, source)
+        err.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("source",)})
+        err.source = source
+        return err
 
 
 class ImpossiblePositionError(NotationError):

@@ -18,8 +18,26 @@ import random
 from dataclasses import dataclass, field
 
 from .cards import CARD_CODE, CARD_KIND, JOKER, NUM_CARDS, RANK_CHARS, SUIT_CHARS
+from .errors import NotationError
 from .options import RuleOptions
 from .state import SEATS, State
+
+
+def check_player_names(names: object) -> tuple[str, str, str, str]:
+    """Four distinct names a position can write and read back, or :class:`NotationError`."""
+    if not isinstance(names, (tuple, list)) or len(names) != 4:
+        raise NotationError(f"players: give four names, by seat N, E, S, W (got {repr(names)[:60]})",
+                            None, "players")
+    for name in names:
+        if not isinstance(name, str) or not name or name != name.strip() or len(name) > 40 or "  " in name:
+            raise NotationError(f"player name {repr(name)[:60]}: names are 1 to 40 characters, with no "
+                                "space at either end and no two spaces in a row", None, "players")
+        if any(ch in "#,:;=" or not ch.isprintable() for ch in name):
+            raise NotationError(f"player name {name!r}: names can't hold '#', ',', ':', ';', '=' or control "
+                                "and line-break characters", None, "players")
+    if len(set(names)) != 4:
+        raise NotationError(f"players: the four names must differ ({', '.join(names)})", None, "players")
+    return (names[0], names[1], names[2], names[3])
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,7 @@ class Game:
         ``totals`` start the score sheet elsewhere than 0-0 (for lessons and puzzles);
         ``dealer`` skips the draw for seats and names the first dealer.
         """
+        players = check_player_names(players)
         state = State(self.options, seed)
         state.totals = [int(totals[0]), int(totals[1])]
         if dealer is None:
@@ -89,6 +108,8 @@ class Game:
             state.dealer = SEATS.index("E")
         else:
             state.players = players
+            if not isinstance(dealer, str) or len(dealer) != 1 or dealer.upper() not in SEATS:
+                raise NotationError(f"dealer {dealer!r}: give a seat, N, E, S or W", None, "dealer")
             state.dealer = SEATS.index(dealer.upper())
         state._deal()
         return state

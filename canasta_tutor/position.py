@@ -26,9 +26,12 @@ The keys:
   ``hand_over``, ``game_over``), then any turn flags: ``asked`` (before the draw),
   ``asked-after-draw``, ``answer=yes``/``answer=no``, ``melded`` (melded this turn),
   ``took-pack``, ``shown`` (melds shown to take the pack), ``pending=N`` (points melded
-  this turn toward the initial minimum).
+  this turn toward the initial minimum).  A finished hand may say who ended it:
+  ``turn: W hand_over went-out`` (or ``went-out-concealed``), so that it scores right.
 - ``totals``: each side's total at the start of this deal; it sets the minimums.
-- ``stock``: a count, or the cards bottom to top.
+- ``stock``: a count (``stock: 0`` or ``stock: -`` is an empty stock), or the cards
+  bottom to top, or a count with the cards on top fixed, the next card drawn first:
+  ``stock: 54 top 3H 6S`` (3♥ comes next, then 6♠; the other 52 are filled in).
 - ``pile``: the discard pile bottom to top; ``*`` after a card marks the card
   turned sideways to show the freeze.  The freeze follows from the cards.
 - ``N``, ``E``, ``S``, ``W``: a hand, either its cards or a count (``11`` or ``11 cards``),
@@ -42,7 +45,22 @@ The keys:
 Cards are codes such as ``7H``, ``TS``, ``JK``; a rank alone (``K``) means any king.
 Hands given as a count and a stock given as a count are filled from the cards
 not named anywhere, in an order set by ``seed``, so a position always parses to
-the same state.
+the same state.  The filling respects what the turn says (see
+:mod:`canasta_tutor.hidden`): a player who asked "may I go out?" gets a hand that
+could go out, and so on.
+
+Every position is checked (:func:`validate_position`): one that no legal play
+can reach, or where the player to act has no legal action, raises
+:class:`ImpossiblePositionError` naming the line, the field and the reason.
+Input is bounded: at most ``MAX_POSITION_CHARS`` characters and
+``MAX_LINE_CHARS`` per line; a UTF-8 byte-order mark is allowed.
+
+>>> state = parse_position(EXAMPLE.replace("stock: 54", "stock: 54 top 3H 6S"))
+>>> format_position(state).splitlines()[4]
+'stock: 54 top 3H 6S'
+>>> state.apply(("draw",))    # South draws 3H, lays it out and draws 6S in its place
+>>> "6S" in state.hand("S"), [format_card(c) for c in state.red3[0]], len(state.stock)
+(True, ['3H'], 52)
 
 >>> state = parse_position(EXAMPLE)
 >>> state.current_seat, state.phase, len(state.stock)
@@ -56,8 +74,7 @@ True
 from __future__ import annotations
 
 import random
-import re
-from typing import Iterable
+from typing import Iterable, Mapping, NoReturn
 
 from .cards import (
     BLACK_THREE,
@@ -76,8 +93,24 @@ from .cards import (
     sort_key,
 )
 from .errors import ImpossiblePositionError, NotationError
+from .game import check_player_names
+from .hidden import fill_hidden, turn_problem
 from .options import RuleOptions
-from .state import PHASES, SEATS, SIDE_NAMES, State, minimum_for
+from .state import (
+    _CHAIN_KINDS as _CHAIN,
+    ANSWER,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    HAND_SIZE,
+    MELD,
+    PHASES,
+    SEATS,
+    SIDE_NAMES,
+    TARGET,
+    State,
+    minimum_for,
+)
 
 EXAMPLE = """\
 # South to play: take the pack?
@@ -168,42 +201,89 @@ def _seat(text: str, line: int | None, field: str) -> int:
     return SEATS.index(t)
 
 
-def _int(text: str, line: int | None, field: str) -> int:
-    try:
-        return int(text.strip().replace(",", ""))
-    except ValueError:
-        raise NotationError(f"{text!r} is not a whole number", line, field) from None
+MAX_POSITION_CHARS = 100_000
+MAX_LINE_CHARS = 4_000
+_MAX_DIGITS = 7
 
 
-_COUNT_RE = re.compile(r"^(\d+)(?:\s+cards?)?$", re.I)
+def quote(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters.
+
+    >>> quote("x" * 100, 10)
+    "'xxxxxxxxxx…' (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit] + "…") + f" ({len(text)} characters)"
 
 
-def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line format
+def _int(text: str, line: int | None, field: str, low: int | None = None) -> int:
+    t = text.strip().replace(",", "")
+    digits = t[1:] if t[:1] in "+-" else t
+    if not digits.isascii() or not digits.isdigit():
+        raise NotationError(f"{quote(text)} is not a whole number", line, field)
+    if len(digits) > _MAX_DIGITS:
+        raise NotationError(f"{quote(text)} is too large a number (at most {_MAX_DIGITS} digits)", line, field)
+    value = int(t)
+    if low is not None and value < low:
+        raise NotationError(f"{quote(text)}: give a number of at least {low}", line, field)
+    return value
+
+
+def _count(text: str) -> str | None:
+    """The digits of a count such as ``11`` or ``11 cards``, else None (linear, no regular expression)."""
+    words = text.split()
+    if not words or not words[0].isascii() or not words[0].isdigit():
+        return None
+    if len(words) == 1 or (len(words) == 2 and words[1].lower() in ("card", "cards")):
+        return words[0]
+    return None
+
+
+def position_lines(text: str, source: str | None = None) -> list[tuple[int, str]]:
+    """The numbered lines of a position, checked for size; a byte-order mark is dropped."""
+    if len(text) > MAX_POSITION_CHARS:
+        raise NotationError(f"{source or 'the position'} is {len(text)} characters long; a position has at "
+                            f"most {MAX_POSITION_CHARS}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    out = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        if len(raw) > MAX_LINE_CHARS:
+            key = " ".join(raw[:40].partition(":")[0].split()) if ":" in raw[:40] else None
+            field = key.upper() if key and len(key) == 1 else key
+            raise NotationError(f"the line is {len(raw)} characters long; at most {MAX_LINE_CHARS}: "
+                                f"{quote(raw)}", number, field)
+        out.append((number, raw.rstrip("\r")))
+    return out
+
+
+def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901 - one pass over a line format
     """Parse a position; raises :class:`NotationError` (malformed) or
-    :class:`ImpossiblePositionError` (could not happen), naming the line and field."""
+    :class:`ImpossiblePositionError` (could not happen), naming the line and field.
+    ``source`` (a file name) is named in size errors."""
     pool = _Pool()
     kind_slots: list[_KindSlot] = []
     values: dict[str, tuple[int, str]] = {}
     order: list[str] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    known_keys = {"seed", "deal", "options", "players", "dealer", "turn", "totals", "stock", "pile",
+                  "n", "e", "s", "w", "melds ns", "melds ew", "red threes ns", "red threes ew",
+                  "first-turn", "melded-before"}
+    for number, raw in position_lines(text, source):
         line = raw.split("#", 1)[0].strip()
         if not line or line.lower() == "canasta-tutor position":
             continue
         key, sep, value = line.partition(":")
         if not sep:
-            raise NotationError(f"{raw.strip()!r} is not a 'key: value' line", number)
+            raise NotationError(f"{quote(raw.strip())} is not a 'key: value' line", number)
         key = " ".join(key.lower().split())
+        if key not in known_keys:
+            raise NotationError(f"unknown key {quote(key)}; known keys: {', '.join(sorted(known_keys))}",
+                                number, key[:40])
         if key in values:
             raise NotationError(f"{key!r} is given twice", number, key)
         values[key] = (number, value.strip())
         order.append(key)
-    known_keys = {"seed", "deal", "options", "players", "dealer", "turn", "totals", "stock", "pile",
-                  "n", "e", "s", "w", "melds ns", "melds ew", "red threes ns", "red threes ew",
-                  "first-turn", "melded-before"}
-    for key in order:
-        if key not in known_keys:
-            raise NotationError(f"unknown key {key!r}; known keys: {', '.join(sorted(known_keys))}",
-                                values[key][0], key)
     for key in ("turn", "n", "e", "s", "w"):
         if key not in values:
             raise NotationError(f"the position needs a '{key.upper() if len(key) == 1 else key}:' line",
@@ -214,29 +294,33 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
             return values[key]
         return None, default
 
+    def line_of(key: str) -> int | None:
+        return values.get(key, (None, ""))[0]
+
     ln, v = get("options")
     try:
         options = RuleOptions.parse(v)
     except NotationError as e:
         raise NotationError(e.message, ln, "options") from None
     ln, v = get("seed", "0")
-    seed = _int(v, ln, "seed")
+    seed = _int(v, ln, "seed", low=0)
     ln, v = get("deal", "0")
-    deal_no = _int(v, ln, "deal")
+    deal_no = _int(v, ln, "deal", low=0)
     state = State(options, seed)
     state.deal_no = deal_no
     ln, v = get("players")
     if v:
         names = tuple(p.strip() for p in v.split(","))
-        if len(names) != 4 or not all(names):
-            raise NotationError("players: give four names, comma separated, by seat N, E, S, W", ln, "players")
-        state.players = names
+        try:
+            state.players = check_player_names(names)
+        except NotationError as e:
+            raise NotationError(e.message, ln, "players") from None
     ln, v = get("dealer", "E")
     state.dealer = _seat(v, ln, "dealer")
     ln, v = get("totals", "NS 0 EW 0")
     words = v.split()
     if len(words) != 4 or words[0].upper() != "NS" or words[2].upper() != "EW":
-        raise NotationError(f"{v!r}: write 'NS <total> EW <total>'", ln, "totals")
+        raise NotationError(f"{quote(v)}: write 'NS <total> EW <total>'", ln, "totals")
     state.totals = [_int(words[1], ln, "totals"), _int(words[3], ln, "totals")]
     state.deal_totals = state.totals[:]
     state.minimums = [minimum_for(state.totals[0]), minimum_for(state.totals[1])]
@@ -245,17 +329,24 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
     ln, v = values["turn"]
     words = v.split()
     if len(words) < 2:
-        raise NotationError(f"{v!r}: write the seat and the phase, e.g. 'S draw'", ln, "turn")
+        raise NotationError(f"{quote(v)}: write the seat and the phase, e.g. 'S draw'", ln, "turn")
     state.turn = _seat(words[0], ln, "turn")
     phase = words[1].lower()
     if phase not in PHASES:
-        raise NotationError(f"{words[1]!r} is not a phase: use {', '.join(PHASES)}", ln, "turn")
+        raise NotationError(f"{quote(words[1])} is not a phase: use {', '.join(PHASES)}", ln, "turn")
     state.phase = phase
+    seen_flags: set[str] = set()
     for flag in words[2:]:
         f = flag.lower()
+        name = f.split("=", 1)[0]
+        if name in seen_flags:
+            raise NotationError(f"the flag {quote(name)} is given twice", ln, "turn")
+        seen_flags.add(name)
         if f == "asked":
             state.asked = 1
         elif f == "asked-after-draw":
+            if "asked" in seen_flags:
+                raise NotationError("give 'asked' or 'asked-after-draw', not both", ln, "turn")
             state.asked = 2
         elif f in ("answer=yes", "answer=no"):
             state.answer = f.endswith("yes")
@@ -270,9 +361,18 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
             state.melded_turn = True
         elif f.startswith("pending="):
             state.pending = _int(f[8:], ln, "turn")
+        elif f in ("went-out", "went-out-concealed"):
+            if phase not in (HAND_OVER, GAME_OVER):
+                raise ImpossiblePositionError(f"{quote(flag)}: the hand is over once a player goes out; use the "
+                                              "phase hand_over or game_over", ln, "turn")
+            state.went_out = state.turn
+            state.concealed = f.endswith("concealed")
         else:
-            raise NotationError(f"{flag!r} is not a turn flag: use asked, asked-after-draw, answer=yes, "
-                                "answer=no, melded, took-pack, shown, pending=N", ln, "turn")
+            raise NotationError(f"{quote(flag)} is not a turn flag: use asked, asked-after-draw, answer=yes, "
+                                "answer=no, melded, took-pack, shown, pending=N, went-out, went-out-concealed",
+                                ln, "turn")
+    if "asked" in seen_flags and "asked-after-draw" in seen_flags:
+        raise NotationError("give 'asked' or 'asked-after-draw', not both", ln, "turn")
 
     # explicit cards first, so counts can be filled from what is left
     pile_marks: list[int] = []
@@ -295,13 +395,15 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
         for part in v.split(";"):
             part = part.strip()
             mark = ""
-            m = re.search(r"\(([^)]*)\)\s*$", part)
-            if m:
-                mark = m.group(1).strip().lower()
-                part = part[: m.start()].strip()
+            if part.endswith(")"):
+                start = part.rfind("(")
+                if start < 0:
+                    raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
+                mark = " ".join(part[start + 1:-1].lower().split())
                 if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed"):
-                    raise NotationError(f"{m.group(0)!r}: mark a canasta '(natural canasta)' or "
+                    raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
+                part = part[:start].strip()
             if not part:
                 raise NotationError("an empty meld", ln, key)
             melds[side].append((_cards(part, pool, ln or 0, key, kind_slots), mark, ln or 0))
@@ -321,9 +423,9 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
         ln, v = values[key]
         v, _, known_text = v.partition("known:")
         v = v.strip()
-        m = _COUNT_RE.match(v)
-        if m:
-            hand_counts[seat] = int(m.group(1))
+        digits = _count(v)
+        if digits is not None:
+            hand_counts[seat] = _int(digits, ln, SEATS[seat])
         elif v == "-" or v == "":
             hands[seat] = []
         else:
@@ -334,12 +436,25 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
             knowns[seat][kind] += 1
 
     ln, v = get("stock", "")
-    stock_count = None
+    stock_count: int | None = None
     stock_cards: list[int] | None = None
+    stock_top: list[int] = []
     if v:
-        m = _COUNT_RE.match(v)
-        if m:
-            stock_count = int(m.group(1))
+        count_text, _, top_text = v.partition(" top ")
+        digits = _count(count_text.strip())
+        if top_text or (digits is None and count_text.strip().lower().endswith(" top")):
+            if digits is None:
+                raise NotationError(f"{quote(v)}: write the stock as 'N top' and the next cards drawn, "
+                                    "e.g. 'stock: 54 top 9H 3H'", ln, "stock")
+            stock_count = _int(digits, ln, "stock")
+            stock_top = _cards(top_text, pool, ln or 0, "stock", kind_slots)
+            if not stock_top:
+                raise NotationError("name the cards on top of the stock after 'top'", ln, "stock")
+            if len(stock_top) > stock_count:
+                raise ImpossiblePositionError(f"the stock holds {stock_count} cards, but {len(stock_top)} are "
+                                              "named on top", ln, "stock")
+        elif digits is not None:
+            stock_count = _int(digits, ln, "stock")
         elif v == "-":
             stock_cards = []
         else:
@@ -348,83 +463,31 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
     for out, slot, token, tln, field in kind_slots:
         out[slot] = pool.take_kind(token, tln, field)
 
-    # fill counted hands and the stock
-    rest = sorted(pool.remaining(), key=lambda c: (CARD_CODE[c], c))
-    random.Random(f"position/{seed}/{deal_no}").shuffle(rest)
-    ln, v = get("first-turn")
-    waiting = {_seat(w, ln, "first-turn") for w in v.split()} if v and v != "-" else set()
-    # cards known to be in a counted hand (from a taken pack) are placed first, for every seat
-    known_part: dict[int, list[int]] = {}
-    for seat in range(4):
-        if hands[seat] is not None:
-            continue
-        picked: list[int] = []
-        for kind in range(NUM_KINDS):
-            for _ in range(knowns[seat][kind]):
-                match = next((c for c in reversed(rest) if CARD_KIND[c] == kind), None)
-                if match is None:
-                    raise ImpossiblePositionError(
-                        f"{SEATS[seat]} is said to be known to hold {knowns[seat][kind]} {KIND_NAMES[kind]}, "
-                        "but not that many are left", values[SEATS[seat].lower()][0], SEATS[seat])
-                rest.remove(match)
-                picked.append(match)
-        if len(picked) > hand_counts[seat]:
-            raise ImpossiblePositionError(f"{SEATS[seat]} holds {hand_counts[seat]} cards but is known to hold "
-                                          f"{len(picked)}", values[SEATS[seat].lower()][0], SEATS[seat])
-        known_part[seat] = picked
-    for seat in range(4):
-        if hands[seat] is None:
-            n = hand_counts[seat] - len(known_part[seat])
-            # a seat past its first turn holds no red three (R-RED-1, R-RED-2)
-            allowed = [c for c in rest if seat in waiting or CARD_KIND[c] != RED_THREE]
-            if n > len(allowed):
-                raise ImpossiblePositionError(f"hand {SEATS[seat]} needs {hand_counts[seat]} cards but only "
-                                              f"{len(allowed) + len(known_part[seat])} are left of the 108",
-                                              values[SEATS[seat].lower()][0], SEATS[seat])
-            picked = allowed[len(allowed) - n:] if n else []
-            hands[seat] = known_part[seat] + picked
-            chosen = set(picked)
-            rest = [c for c in rest if c not in chosen]
-    if stock_cards is None:
-        n = len(rest) if stock_count is None else stock_count
-        if stock_count is not None and stock_count != len(rest):
-            total = NUM_CARDS - len(rest) + stock_count
-            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has 108",
-                                          values["stock"][0], "stock")
-        stock_cards = [rest.pop() for _ in range(n)]
-    elif rest:
-        raise ImpossiblePositionError(f"the position holds {NUM_CARDS - len(rest)} cards in all; a game has "
-                                      "108 (give the stock as a count to fill the rest)", values["stock"][0],
-                                      "stock")
-
-    # build the state
-    state.stock = stock_cards
+    # the state, with everything named; counted hands and the stock are filled last
     state.pile = pile
+    counted = [seat for seat in range(4) if hands[seat] is None]
     for seat in range(4):
         h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
         for c in hands[seat] or []:
             h[CARD_KIND[c]].append(c)
         state.hands[seat] = h
-        state.hand_size[seat] = len(hands[seat] or [])
+        state.hand_size[seat] = len(hands[seat] or []) if seat not in counted else hand_counts[seat]
     state.red3 = reds
-    for side in (0, 1):
-        for cards, mark, mln in melds[side]:
-            _add_meld(state, side, cards, mark, mln)
     for side in (0, 1):
         for c in reds[side]:
             if CARD_KIND[c] != RED_THREE:
-                raise ImpossiblePositionError(f"{CARD_CODE[c]} is not a red three", values[
-                    f"red threes {SIDE_NAMES[side].lower()}"][0], f"red threes {SIDE_NAMES[side]}")
+                key = f"red threes {SIDE_NAMES[side].lower()}"
+                raise ImpossiblePositionError(f"{CARD_CODE[c]} is not a red three", line_of(key),
+                                              f"red threes {SIDE_NAMES[side]}")
+    for side in (0, 1):
+        for cards, mark, mln in melds[side]:
+            _add_meld(state, side, cards, mark, mln)
+    ln, v = get("first-turn")
+    waiting = {_seat(w, ln, "first-turn") for w in v.split()} if v and v != "-" else set()
     state.first_turn_done = [s not in waiting for s in range(4)]
     ln, v = get("melded-before")
     before = {_seat(w, ln, "melded-before") for w in v.split()} if v and v != "-" else set()
     state.has_melded = [s in before for s in range(4)]
-    for seat in range(4):
-        for k in range(NUM_KINDS):
-            if knowns[seat][k] > len(state.hands[seat][k]):
-                raise ImpossiblePositionError(
-                    f"{SEATS[seat]} is said to be known to hold {knowns[seat][k]} {KIND_NAMES[k]} but holds "
-                    f"{len(state.hands[seat][k])}", values[SEATS[seat].lower()][0], SEATS[seat])
     state.known = knowns
     # derived: the freeze, the initial melds, black threes on the table
     state.freeze_at = -1
@@ -450,7 +513,52 @@ def parse_position(text: str) -> State:  # noqa: C901 - one pass over a line for
         state.b3_melded = len(state.melds[turn_side][BLACK_THREE][0])
         if state.phase in ("draw", "meld", "answer"):
             state.must_out = True
-    _check_consistency(state, values)
+    lines = {key: number for key, (number, _) in values.items()}
+    # checks that need no hidden card come before the filling
+    _check_static(state, lines, counted)
+
+    if state.phase == GAME_OVER and counted:
+        # cards still in hand only cost points: with the counted hands still empty the score is at its best
+        best = state.score_hand().sides
+        top = max(state.deal_totals[i] + best[i].total for i in (0, 1))
+        if top < TARGET:
+            raise ImpossiblePositionError(f"the game is over only when a side reaches {TARGET}; after this hand "
+                                          f"the best total is {top}", line_of("turn"), "turn")
+    rest = pool.remaining()
+    need = sum(hand_counts[s] for s in counted)
+    if stock_cards is not None:
+        if len(rest) != need:
+            total = NUM_CARDS - len(rest) + need
+            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has 108 (give the "
+                                          "stock as a count to fill the rest)", line_of("stock"), "stock")
+        state.stock = stock_cards
+    else:
+        below = len(rest) - need
+        if stock_count is not None and below != stock_count - len(stock_top):
+            total = NUM_CARDS - below + stock_count - len(stock_top)
+            field = "stock" if "stock" in values else (SEATS[counted[0]] if counted else "stock")
+            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has 108",
+                                          line_of(field.lower()), field)
+        if below < 0:
+            raise ImpossiblePositionError(f"the hands given as counts need {need} cards, but only "
+                                          f"{len(rest)} are left of the 108", line_of(SEATS[counted[0]].lower()),
+                                          SEATS[counted[0]])
+    rng = random.Random(f"position/{seed}/{deal_no}")
+    try:
+        fill_hidden(state, counted, rest, rng, stock_top=stock_top,
+                    keep_stock=stock_cards is not None)
+    except ImpossiblePositionError as e:
+        field = e.field if e.field is not None and e.field in SEATS else "turn"
+        raise ImpossiblePositionError(e.message, line_of(field.lower()), field) from None
+    if stock_top or stock_cards is not None:
+        state.stock_fixed = len(state.stock) - len(stock_top) if stock_cards is None else 0
+    if state.phase in (HAND_OVER, GAME_OVER):
+        result = state.score_hand()
+        state.totals = [state.deal_totals[i] + result.sides[i].total for i in (0, 1)]
+        a_, b_ = state.totals
+        if state.phase == GAME_OVER:
+            state.winner = 0 if a_ > b_ else 1
+    validate_position(state, lines, exact_score=not counted)
     return state
 
 
@@ -499,35 +607,152 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -
     state.melds[side][kind] = [naturals, wilds]
 
 
-def _check_consistency(state: State, values: dict[str, tuple[int, str]]) -> None:
-    def line_of(key: str) -> int | None:
-        return values.get(key, (None, ""))[0]
+def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int] = ()) -> None:
+    """The checks that need no hidden card (see :func:`validate_position`)."""
+    def fail(message: str, key: str) -> NoReturn:
+        field = key.upper() if len(key) == 1 else key
+        raise ImpossiblePositionError(message, lines.get(key.lower()), field)
 
-    for seat in range(4):
-        if state.hands[seat][RED_THREE] and state.first_turn_done[seat]:
-            raise ImpossiblePositionError(f"{SEATS[seat]} holds a red three after their first turn; red threes "
-                                          "are laid out at once", line_of(SEATS[seat].lower()), SEATS[seat])
-    playing = state.phase in ("draw", "meld", "answer")
-    if playing:
-        for seat in range(4):
-            if state.hand_size[seat] == 0:
-                raise ImpossiblePositionError(f"{SEATS[seat]} holds no cards, but the hand is still being played",
-                                              line_of(SEATS[seat].lower()), SEATS[seat])
-    if state.phase == "answer" and not state.asked:
-        raise ImpossiblePositionError("the phase is 'answer' but nobody asked (add the flag 'asked')",
-                                      line_of("turn"), "turn")
-    if state.phase == "draw" and (state.took_pack or state.asked == 2):
-        raise ImpossiblePositionError("in the draw phase the player can't have taken the pack or asked after "
-                                      "drawing", line_of("turn"), "turn")
-    if state.shown and state.phase != "draw":
-        raise ImpossiblePositionError("'shown' melds belong to the draw phase", line_of("turn"), "turn")
-    if state.pending and state.initial[state.turn & 1]:
-        raise ImpossiblePositionError("pending points toward the minimum, but the side has made its initial "
-                                      "meld", line_of("turn"), "turn")
-    for side in (0, 1):
-        if len(state.red3[side]) > 4:
-            raise ImpossiblePositionError("more than four red threes", line_of(
-                f"red threes {SIDE_NAMES[side].lower()}"), f"red threes {SIDE_NAMES[side]}")
+    counted = set(counted)
+    phase = state.phase
+    playing = phase in (DRAW, MELD, ANSWER)
+    turn = state.turn
+    side = turn & 1
+    name = SEATS[turn]
+    opts = state.options
+    # the turn line
+    if state.pending < 0:
+        fail(f"pending={state.pending}: points melded toward the minimum are never negative", "turn")
+    if not playing and (state.asked or state.answer is not None or state.melded_turn or state.pending):
+        fail(f"turn flags belong to a hand being played, not to '{phase}'", "turn")
+    if state.answer is not None and not state.asked:
+        fail("an answer without a question: add 'asked' or 'asked-after-draw'", "turn")
+    if phase == ANSWER and not state.asked:
+        fail("the phase is 'answer' but nobody asked (add the flag 'asked')", "turn")
+    if phase == ANSWER and state.answer is not None:
+        fail("the partner has answered already, so the phase is no longer 'answer'", "turn")
+    if phase == DRAW and (state.took_pack or state.asked == 2):
+        fail("in the draw phase the player can't have taken the pack or asked after drawing", "turn")
+    if state.asked == 2 and phase == ANSWER and (state.melded_turn or state.took_pack):
+        fail("one can't ask after melding or taking the pack this turn", "turn")
+    if state.shown and phase != DRAW:
+        fail("'shown' melds belong to the draw phase", "turn")
+    if state.shown:
+        if not state.pile:
+            fail("melds are shown to take the pack, but the discard pile is empty", "turn")
+        if CARD_KIND[state.pile[-1]] >= 11:
+            fail(f"melds are shown to take the pack, but {CARD_CODE[state.pile[-1]]} on top can't be taken",
+                 "turn")
+        if not state.pending or not state.melds[side]:
+            fail("'shown' needs the shown melds on the table and their points as pending=N", "turn")
+        if state.asked:
+            fail("one can't ask after showing melds to take the pack", "turn")
+    if state.pending:
+        if not state.melds[side]:
+            fail(f"pending={state.pending}, but {SIDE_NAMES[side]} has no melds on the table", "turn")
+        if phase == MELD and not state.melded_turn:
+            fail("points are pending, so the player has melded this turn: add the flag 'melded'", "turn")
+        if phase == ANSWER:
+            fail("one can't ask after melding this turn", "turn")
+        if phase == MELD and state.pending >= state.minimums[side]:
+            fail(f"pending={state.pending} already reaches the minimum of {state.minimums[side]}, so the "
+                 "initial meld is made: drop the flag", "turn")
+    if state.took_pack and not state.melds[side]:
+        fail(f"'took-pack', but {SIDE_NAMES[side]} has no melds on the table", "turn")
+    if state.melded_turn and not state.melds[side]:
+        fail(f"'melded', but {SIDE_NAMES[side]} has no melds on the table", "turn")
+    if playing and max(state.deal_totals) >= TARGET and state.deal_totals[0] != state.deal_totals[1]:
+        fail(f"a side has {max(state.deal_totals)} points: the game ended at {TARGET}", "totals")
+    # black threes go down only when going out, which ends the hand
+    for s in (0, 1):
+        if BLACK_THREE in state.melds[s] and playing and not (s == side and phase == MELD and state.melded_turn):
+            fail("black threes are melded only when going out, so they can't be on the table "
+                 + ("in the draw phase" if s == side and phase != MELD else "while the hand goes on"),
+                 f"melds {SIDE_NAMES[s].lower()}")
+    # the pile: a red three can only be the upcard (or in the chain of upcards) at the bottom
+    chain = _CHAIN[opts.upcard_chain]
+    for i, c in enumerate(state.pile):
+        if CARD_KIND[c] == RED_THREE and any(CARD_KIND[x] not in chain for x in state.pile[:i]):
+            fail(f"{CARD_CODE[c]} in the middle of the pile: a red three is never discarded, it can only "
+                 "be turned up at the bottom when the pack is started", "pile")
+    # first turns
+    waiting = [s for s in range(4) if not state.first_turn_done[s]]
+    if playing and waiting:
+        if turn in waiting:
+            fail(f"{name} is playing, so {name}'s first turn has come (red threes are laid out then): drop "
+                 f"{name} from 'first-turn'", "first-turn")
+        expect = []
+        s = (turn + 1) % 4
+        while s != (state.dealer + 1) % 4:
+            expect.append(s)
+            s = (s + 1) % 4
+        if sorted(expect) != waiting:
+            fail(f"first turns go round from the dealer's left, so the seats still waiting after {name} are "
+                 f"{' '.join(SEATS[x] for x in expect) or 'none'}", "first-turn")
+    for s in range(4):
+        if state.has_melded[s] and not state.first_turn_done[s]:
+            fail(f"{SEATS[s]} has not had a first turn, so can't have melded before", "melded-before")
+        if state.has_melded[s] and not state.melds[s & 1]:
+            fail(f"{SEATS[s]} melded before, but {SIDE_NAMES[s & 1]} has no melds on the table", "melded-before")
+    # hands
+    for s in range(4):
+        key = SEATS[s].lower()
+        if state.hands[s][RED_THREE] and state.first_turn_done[s]:
+            fail(f"{SEATS[s]} holds a red three after their first turn; red threes are laid out at once", key)
+        if playing and state.hand_size[s] == 0:
+            fail(f"{SEATS[s]} holds no cards, but the hand is still being played", key)
+        if playing and not state.first_turn_done[s] and state.hand_size[s] != HAND_SIZE:
+            fail(f"{SEATS[s]} has not played yet, so holds the {HAND_SIZE} cards dealt, not "
+                 f"{state.hand_size[s]}", key)
+        if playing and not state.melds[s & 1]:
+            most = HAND_SIZE + (1 if s == turn and phase == MELD else 0)
+            if state.hand_size[s] > most:
+                fail(f"{SEATS[s]} holds {state.hand_size[s]} cards, but {SIDE_NAMES[s & 1]} has never taken "
+                     f"the pack (no melds), so a hand holds at most {most}", key)
+        if sum(state.known[s]) > state.hand_size[s]:
+            fail(f"{SEATS[s]} holds {state.hand_size[s]} cards but is known to hold {sum(state.known[s])}", key)
+        if s not in counted:
+            for k in range(NUM_KINDS):
+                if state.known[s][k] > len(state.hands[s][k]):
+                    fail(f"{SEATS[s]} is said to be known to hold {state.known[s][k]} {KIND_NAMES[k]} but holds "
+                         f"{len(state.hands[s][k])}", key)
+    for s in (0, 1):
+        if len(state.red3[s]) > 4:
+            fail("more than four red threes", f"red threes {SIDE_NAMES[s].lower()}")
+    if state.pending and state.initial[side]:
+        fail("pending points toward the minimum, but the side has made its initial meld", "turn")
+
+
+def validate_position(state: State, lines: Mapping[str, int] | None = None, exact_score: bool = True) -> None:
+    """Raise :class:`ImpossiblePositionError` unless ``state`` is a position legal play can reach and,
+    while the hand is played, the seat to act has a legal action.  ``lines`` maps position keys
+    (``turn``, ``n``, ``pile``, ``melds ns``...) to line numbers for the message.  ``exact_score``
+    false skips the check that a finished hand's totals agree with its phase (hands given as counts
+    make the score unknown).
+
+    The widget, the search and :func:`parse_position` share this one check.
+    """
+    where = lines or {}
+    _check_static(state, where)
+    # the totals after a finished hand (the score of its hidden cards too) decide if the game is over
+    ended = max(state.totals) >= TARGET and state.totals[0] != state.totals[1]
+    if not exact_score:
+        pass
+    elif state.phase == GAME_OVER and not ended:
+        raise ImpossiblePositionError(f"the game is over only when a side reaches {TARGET} (totals after this "
+                                      f"hand: NS {state.totals[0]}, EW {state.totals[1]})", where.get("turn"), "turn")
+    if state.phase == HAND_OVER and ended:
+        raise ImpossiblePositionError(f"after this hand a side has {max(state.totals)} points, so the game is "
+                                      "over, not just the hand", where.get("turn"), "turn")
+    if sorted(state.cards_everywhere()) != list(range(NUM_CARDS)):
+        raise ImpossiblePositionError("the position does not hold each of the 108 cards exactly once",
+                                      where.get("stock"), "stock")
+    problem = turn_problem(state)
+    if problem is not None:
+        key = SEATS[state.turn].lower() if "no legal action" in problem or "asked" in problem else "turn"
+        if state.phase == ANSWER or "asked" in problem:
+            key = "turn"
+        raise ImpossiblePositionError(problem, where.get(key), key.upper() if len(key) == 1 else key)
 
 
 def _cards_text(cards: Iterable[int]) -> str:
@@ -547,33 +772,44 @@ def format_position(state: State, seat: int | str | None = None) -> str:
     opts = state.options.format()
     if opts:
         lines.append(f"options: {opts}")
-    if state.players != ("N", "E", "S", "W"):
-        lines.append("players: " + ", ".join(state.players))
+    if tuple(state.players) != ("N", "E", "S", "W"):
+        lines.append("players: " + ", ".join(check_player_names(state.players)))
     lines.append(f"dealer: {SEATS[state.dealer]}")
-    flags = []
-    if state.asked == 1:
+    flags: list[str] = []
+    if state.phase not in (DRAW, MELD, ANSWER):
+        # the flags of the last turn no longer matter; who went out does (the turn stays with them)
+        if state.went_out is not None:
+            flags.append("went-out-concealed" if state.concealed else "went-out")
+    elif state.asked == 1:
         flags.append("asked")
     elif state.asked == 2:
         flags.append("asked-after-draw")
-    if state.answer is not None:
-        flags.append("answer=yes" if state.answer else "answer=no")
-    if state.melded_turn and not state.took_pack and not state.shown:
-        flags.append("melded")
-    if state.took_pack:
-        flags.append("took-pack")
-    if state.shown:
-        flags.append("shown")
-    if state.pending and not state.initial[state.turn & 1]:
-        flags.append(f"pending={state.pending}")
-    lines.append(" ".join([f"turn: {SEATS[state.turn]} {state.phase}"] + flags))
+    if state.phase in (DRAW, MELD, ANSWER):
+        if state.answer is not None:
+            flags.append("answer=yes" if state.answer else "answer=no")
+        if state.melded_turn and not state.took_pack and not state.shown:
+            flags.append("melded")
+        if state.took_pack:
+            flags.append("took-pack")
+        if state.shown:
+            flags.append("shown")
+        if state.pending and not state.initial[state.turn & 1]:
+            flags.append(f"pending={state.pending}")
+    turn = state.went_out if state.phase in (HAND_OVER, GAME_OVER) and state.went_out is not None else state.turn
+    lines.append(" ".join([f"turn: {SEATS[turn]} {state.phase}"] + flags))
     lines.append(f"totals: NS {state.deal_totals[0]} EW {state.deal_totals[1]}")
-    lines.append(f"stock: {len(state.stock)}")
+    fixed = state.stock_fixed
+    if viewer is None and 0 <= fixed < len(state.stock):
+        lines.append(f"stock: {len(state.stock)} top {_cards_text(reversed(state.stock[fixed:]))}")
+    else:
+        lines.append(f"stock: {len(state.stock)}")
     pile = [CARD_CODE[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile)]
     lines.append("pile: " + (" ".join(pile) if pile else "-"))
     for s in range(4):
         cards = sorted((c for k in state.hands[s] for c in k), key=sort_key)
         known = [KIND_TOKENS[k] for k in range(NUM_KINDS) for _ in range(state.known[s][k])]
-        if viewer is None or viewer == s:
+        if viewer is None or viewer == s or state.phase in (HAND_OVER, GAME_OVER):
+            # (once the hand is over every hand is shown for the count)
             text = _cards_text(cards) if cards else "-"
         else:
             text = f"{len(cards)} cards"
@@ -595,7 +831,7 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         if state.red3[side]:
             lines.append(f"red threes {SIDE_NAMES[side]}: " + _cards_text(state.red3[side]))
     waiting = [SEATS[s] for s in range(4) if not state.first_turn_done[s]]
-    if waiting and state.phase in ("draw", "meld", "answer"):
+    if waiting:
         lines.append("first-turn: " + " ".join(waiting))
     before = [SEATS[s] for s in range(4) if state.has_melded[s]]
     if before:

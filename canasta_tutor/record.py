@@ -37,16 +37,20 @@ True
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 from .actions import format_action, parse_action
 from .errors import CanastaError, IllegalActionError, NotationError
-from .game import Game
+from .game import Game, check_player_names
 from .options import RuleOptions
 from .state import SEATS, SIDE_NAMES, Action, State
+from .textinput import iter_lines, read_lines
 
 HEADER_LINE = "# canasta-tutor game record"
+#: No game comes near this many actions; a record with more is refused while it is read.
+MAX_ACTIONS = 200_000
 
 
 class RecordMismatchError(NotationError):
@@ -103,9 +107,10 @@ def _players_in(state: State) -> tuple[str, str, str, str]:
 
 
 def _check_name(name: str) -> str:
-    if not name or "," in name or "=" in name or name != name.strip() or "\n" in name:
-        raise NotationError(f"player name {name!r} cannot be written in a record "
-                            "(no commas, '=' or surrounding spaces)", field="players")
+    try:
+        check_player_names((name, name + "1", name + "2", name + "3"))
+    except NotationError as e:
+        raise NotationError(f"{e.message}: it cannot be written in a record", field="players") from None
     return name
 
 
@@ -159,10 +164,17 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
 
 
 def _int(text: str, line: int, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise NotationError(f"{text!r} is not a whole number", line=line, field=name) from None
+    t = text.strip()
+    digits = t[1:] if t[:1] in "+-" else t
+    if not digits.isascii() or not digits.isdigit():
+        raise NotationError(f"{_quote(text)} is not a whole number", line=line, field=name)
+    if len(digits) > 9:
+        raise NotationError(f"{_quote(text)} is too large a number (at most 9 digits)", line=line, field=name)
+    return int(t)
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text) if len(text) <= limit else repr(text[:limit] + "…") + f" ({len(text)} characters)"
 
 
 def _totals(value: str, line: int, name: str) -> tuple[int, int]:
@@ -170,20 +182,38 @@ def _totals(value: str, line: int, name: str) -> tuple[int, int]:
     if len(words) == 4 and words[0].upper() == "NS" and words[2].upper() == "EW":
         words = [words[1], words[3]]
     if len(words) != 2:
-        raise NotationError(f"{value!r}: give two totals, NS then EW, like '0 0' or 'NS 0 EW 0'",
+        raise NotationError(f"{_quote(value)}: give two totals, NS then EW, like '0 0' or 'NS 0 EW 0'",
                             line=line, field=name)
     return (_int(words[0], line, name), _int(words[1], line, name))
 
 
-def parse_record(text: str) -> Record:
-    """Parse a record's text (no replay; see :func:`replay`).
+def parse_record(text: str | Iterable[tuple[int, str]], source: str | None = None) -> Record:
+    """Parse a record's text, or its numbered lines as :func:`canasta_tutor.textinput.read_lines`
+    streams them (no replay; see :func:`replay`).
 
-    Errors are :class:`NotationError` naming the line and field.
+    Errors are :class:`NotationError` naming the line and field (and ``source``, a file name).
     """
+    return _parse(text, source, None)
+
+
+def _parse(text: str | Iterable[tuple[int, str]], source: str | None,
+           on_action: Callable[[Record, int], None] | None) -> Record:
+    """The one pass over a record; ``on_action(record, index)`` runs as each action is read."""
+    if isinstance(text, str):
+        lines: Iterable[tuple[int, str]] = iter_lines(io.StringIO(text), source or "the record")
+    else:
+        lines = text
+    try:
+        return _parse_lines(lines, on_action)
+    except NotationError as e:
+        raise (e.in_file(source) if source and not e.source else e) from None
+
+
+def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, int], None] | None) -> Record:
     rec = Record()
     seen: set[str] = set()
     in_actions = False
-    for no, raw in enumerate(text.splitlines(), start=1):
+    for no, raw in lines:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -195,20 +225,25 @@ def parse_record(text: str) -> Record:
                 continue
             seat, _, rest = line.partition(" ")
             if seat.upper() not in ("N", "E", "S", "W") or len(seat) != 1:
-                raise NotationError(f"{line!r}: an action line starts with the seat that acts (N, E, S or W)",
+                raise NotationError(f"{_quote(line)}: an action line starts with the seat that acts (N, E, S or W)",
                                     line=no, field="actions")
             try:
                 action = parse_action(rest)
             except NotationError as e:
                 raise NotationError(e.message, line=no, field="actions") from None
+            if len(rec.actions) >= MAX_ACTIONS:
+                raise NotationError(f"more than {MAX_ACTIONS} actions: no game is that long", line=no,
+                                    field="actions")
             rec.actions.append((seat.upper(), action))
             rec.action_lines.append(no)
+            if on_action is not None:
+                on_action(rec, len(rec.actions) - 1)
             continue
         name, sep, value = line.partition(":")
         name = name.strip().lower()
         value = value.strip()
         if not sep:
-            raise NotationError(f"{line!r}: expected 'name: value' (seed, options, players, totals, dealer, "
+            raise NotationError(f"{_quote(line)}: expected 'name: value' (seed, options, players, totals, dealer, "
                                 "seats, actions, result)", line=no)
         if name in seen:
             raise NotationError(f"{name} is given twice", line=no, field=name)
@@ -223,10 +258,15 @@ def parse_record(text: str) -> Record:
         elif name == "players":
             names = [p.strip() for p in value.split(",")]
             if len(names) != 4 or not all(names):
-                raise NotationError(f"{value!r}: name four players separated by commas", line=no, field=name)
+                raise NotationError(f"{_quote(value)}: name four players separated by commas", line=no,
+                                    field=name)
             if len(set(names)) != 4:
-                raise NotationError(f"{value!r}: the four players need different names", line=no, field=name)
-            rec.players = (names[0], names[1], names[2], names[3])
+                raise NotationError(f"{_quote(value)}: the four players need different names", line=no,
+                                    field=name)
+            try:
+                rec.players = check_player_names(names)
+            except NotationError as e:
+                raise NotationError(e.message, line=no, field=name) from None
         elif name == "totals":
             rec.totals = _totals(value, no, name)
         elif name == "dealer":
@@ -236,18 +276,23 @@ def parse_record(text: str) -> Record:
             elif v.upper() in ("N", "E", "S", "W") and len(v) == 1:
                 rec.dealer = v.upper()
             else:
-                raise NotationError(f"{value!r}: the dealer is 'draw' or a seat, N, E, S or W", line=no,
+                raise NotationError(f"{_quote(value)}: the dealer is 'draw' or a seat, N, E, S or W", line=no,
                                     field=name)
         elif name == "seats":
             got: dict[str, str] = {}
+            last = ""
             for word in value.split():
                 s, eq, p = word.partition("=")
+                if not eq and last:  # a name with a space in it
+                    got[last] += " " + word
+                    continue
                 if not eq or s.upper() not in ("N", "E", "S", "W") or not p or s.upper() in got:
-                    raise NotationError(f"{value!r}: write each seat once, like 'N=Ann E=Bob S=Cy W=Di'",
+                    raise NotationError(f"{_quote(value)}: write each seat once, like 'N=Ann E=Bob S=Cy W=Di'",
                                         line=no, field=name)
-                got[s.upper()] = p
+                last = s.upper()
+                got[last] = p
             if len(got) != 4:
-                raise NotationError(f"{value!r}: give all four seats", line=no, field=name)
+                raise NotationError(f"{_quote(value)}: give all four seats", line=no, field=name)
             rec.seats = (got["N"], got["E"], got["S"], got["W"])
         elif name == "actions":
             if value:
@@ -257,7 +302,7 @@ def parse_record(text: str) -> Record:
             rec.result = _totals(value, no, name)
             rec.result_line = no
         else:
-            raise NotationError(f"unknown field {name!r}; fields are seed, options, players, totals, dealer, "
+            raise NotationError(f"unknown field {_quote(name, 30)}; fields are seed, options, players, totals, dealer, "
                                 "seats, actions, result", line=no, field=name)
     if "seed" not in seen:
         raise NotationError("the record has no 'seed:' line", field="seed")
@@ -275,6 +320,15 @@ def replay(record: Record, check_result: bool = True) -> State:
     ``check_result`` a ``result`` line that disagrees with the final totals
     raises :class:`RecordMismatchError`.
     """
+    state = _start(record)
+    lines = record.action_lines or [None] * len(record.actions)  # type: ignore[list-item]
+    for pair, no in zip(record.actions, lines, strict=True):
+        _apply(state, pair, no)
+    _check_result(record, state, check_result)
+    return state
+
+
+def _start(record: Record) -> State:
     try:
         state = record.initial_state()
     except (CanastaError, ValueError) as e:
@@ -282,30 +336,59 @@ def replay(record: Record, check_result: bool = True) -> State:
     if record.seats is not None and tuple(state.players) != tuple(record.seats):
         got = " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players, strict=True))
         raise NotationError(f"the draw for seats gives {got}, not the record's seats", field="seats")
-    lines = record.action_lines or [None] * len(record.actions)  # type: ignore[list-item]
-    for (seat, action), no in zip(record.actions, lines, strict=True):
-        text = format_action(action)
-        if state.current_seat is None:
-            raise NotationError(f"{seat} {text}: the game is already over", line=no, field="actions")
-        if seat != state.current_seat:
-            raise NotationError(f"{seat} {text}: it is {state.current_seat}'s turn to act, not {seat}'s",
-                                line=no, field="seat")
-        try:
-            state.apply(action)
-        except IllegalActionError as why:
-            raise NotationError(f"{seat} {text} is illegal here: {why}", line=no, field="actions") from None
-    if check_result and record.result is not None and tuple(state.totals) != tuple(record.result):
-        raise RecordMismatchError(
-            f"the record gives the result NS {record.result[0]} EW {record.result[1]}, but the actions "
-            f"replay to NS {state.totals[0]} EW {state.totals[1]}", line=record.result_line, field="result")
     return state
 
 
+def _apply(state: State, pair: tuple[str, Action], no: int | None) -> None:
+    seat, action = pair
+    text = format_action(action)
+    if state.current_seat is None:
+        raise NotationError(f"{seat} {text}: the game is already over", line=no, field="actions")
+    if seat != state.current_seat:
+        raise NotationError(f"{seat} {text}: it is {state.current_seat}'s turn to act, not {seat}'s",
+                            line=no, field="seat")
+    try:
+        state.apply(action)
+    except IllegalActionError as why:
+        raise NotationError(f"{seat} {text} is illegal here: {why}", line=no, field="actions") from None
+
+
+def _check_result(record: Record, state: State, check: bool) -> None:
+    if check and record.result is not None and tuple(state.totals) != tuple(record.result):
+        raise RecordMismatchError(
+            f"the record gives the result NS {record.result[0]} EW {record.result[1]}, but the actions "
+            f"replay to NS {state.totals[0]} EW {state.totals[1]}", line=record.result_line, field="result")
+
+
 def load_record(path: str) -> Record:
-    """Read and parse a record file."""
-    with open(path, encoding="utf-8") as f:
-        return parse_record(f.read())
+    """Read and parse a record file (``-``: standard input), streamed line by line within the
+    limits of :mod:`canasta_tutor.textinput`."""
+    name = "<stdin>" if path == "-" else path
+    return _parse(read_lines(path), name, None)
+
+
+def replay_file(path: str, check_result: bool = True) -> tuple[Record, State]:
+    """Read, parse and replay a record file as it streams: an illegal action on line 8 is
+    reported before line 9 is read.  Returns the record and the final state."""
+    name = "<stdin>" if path == "-" else path
+    holder: list[State] = []
+
+    def step(rec: Record, index: int) -> None:
+        if not holder:
+            if rec.seats is not None and rec.dealer != "draw":
+                raise NotationError("'seats:' belongs with 'dealer: draw'; otherwise players are given by seat",
+                                    field="seats")
+            holder.append(_start(rec))
+        _apply(holder[0], rec.actions[index], rec.action_lines[index])
+
+    record = _parse(read_lines(path), name, step)
+    try:
+        state = holder[0] if holder else _start(record)
+        _check_result(record, state, check_result)
+    except NotationError as e:
+        raise e.in_file(name) from None
+    return record, state
 
 
 __all__ = ["Record", "RecordMismatchError", "format_record", "parse_record", "replay", "start_totals",
-           "load_record"]
+           "load_record", "replay_file"]

@@ -140,7 +140,7 @@ class State:
         "melds", "red3", "pile", "freeze_at", "stock", "turn", "phase", "initial", "pending",
         "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
         "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
-        "players", "seat_draws", "winner", "stock_emptied", "deal_totals",
+        "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
     )
 
     options: RuleOptions
@@ -218,6 +218,8 @@ class State:
         self.seat_draws = []
         self.winner = None
         self.stock_emptied = False
+        # stock[stock_fixed:] are cards a position named on top of the stock (-1: none named)
+        self.stock_fixed = -1
 
     def copy(self) -> "State":
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
@@ -258,6 +260,7 @@ class State:
         s.seat_draws = self.seat_draws
         s.winner = self.winner
         s.stock_emptied = self.stock_emptied
+        s.stock_fixed = self.stock_fixed
         return s
 
     __copy__ = copy
@@ -283,6 +286,7 @@ class State:
                 self.hands[seat][CARD_KIND[card]].append(card)
                 self.hand_size[seat] += 1
         self.stock = deck
+        self.stock_fixed = -1
         self.melds = [{}, {}]
         self.red3 = [[], []]
         self.pile = []
@@ -642,13 +646,14 @@ class State:
 
     def _why_not(self, a: Any) -> tuple[str, str] | None:  # noqa: C901 - one place for every rule
         if not isinstance(a, tuple) or not a or not isinstance(a[0], str):
-            return ("R-TURN-2", f"{a!r} is not an action")
+            return ("R-TURN-2", f"{_action_text(a)} is not an action")
         verb = a[0]
         shape = _SHAPES.get(verb)
         if shape is None or len(a) != shape or not all(type(x) is int for x in a[1:]):
-            return ("R-TURN-2", f"{a!r} is not an action")
-        if any(not 0 <= x < NUM_KINDS for x in a[1:2]) or any(not 0 <= x <= 16 for x in a[2:]):
-            return ("R-TURN-2", f"{a!r} is not an action")
+            return ("R-TURN-2", f"{_action_text(a)} is not an action")
+        if any(not 0 <= x < NUM_KINDS for x in a[1:2]) or any(not 0 <= x <= NUM_CARDS for x in a[2:]) or (
+                verb == "add" and not 0 <= a[2] < NUM_KINDS):
+            return ("R-TURN-2", f"{_action_text(a)} is not an action")
         return self._check(a)
 
     def _check(self, a: Action) -> tuple[str, str] | None:
@@ -1261,6 +1266,17 @@ class State:
         out.extend(self.pile)
         out.extend(self.stock)
         return out
+
+
+def _action_text(a: Any) -> str:
+    """An action in our notation for a message, or its text cut short when it is not one."""
+    from .actions import format_action
+
+    try:
+        return repr(format_action(a))
+    except Exception:  # noqa: BLE001 - anything that is not an action is shown as text
+        text = repr(a)
+        return text if len(text) <= 60 else text[:60] + "…"
 
 
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))

@@ -190,8 +190,13 @@ def test_red_three_in_hand_after_first_turn_impossible():
     """A red three in a hand after that player's first turn (R-RED-1)."""
     err = _impossible(s="3H 5S 6S 7S 8S TS JS QS KS AS 4H")
     assert "red three" in str(err) and err.field == "S"
-    # allowed while the seat still waits for its first turn
-    parse_position(BASE.format(s="3H 5S 6S 7S 8S TS JS QS KS AS 4H", extra="first-turn: S"))
+    # allowed while the seat still waits for its first turn (dealer E: S plays first, then W, N, E)
+    text = BASE.format(s="4S 5S 6S 7S 8S TS JS 9S KS AS 4H", extra="first-turn: W N E")
+    state = parse_position(text.replace("W: 11", "W: 3H 5H 6H 7H 8H TH JH QH KH AH 4D"))
+    assert "3H" in state.hand("W")
+    # but the seat playing now has had its first turn
+    err = _impossible(s="3H 5S 6S 7S 8S TS JS QS KS AS 4H", extra="first-turn: S W N E")
+    assert "first turn" in str(err) and err.field == "first-turn"
 
 
 def test_two_melds_of_same_rank_impossible():

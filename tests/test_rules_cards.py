@@ -34,7 +34,7 @@ def test_four_players_two_fixed_sides_partners_opposite_R_CARDS_1():
     Both partners' leftover cards count against their own side."""
     state = P("""
         dealer: E
-        turn: S meld
+        turn: S hand_over
         totals: NS 0 EW 0
         pile: 9D
         N: KS
@@ -84,7 +84,7 @@ def test_card_values_in_the_score_R_CARDS_3():
     """R-CARDS-3: the counts are what a hand scores: each card left in hand costs its value."""
     state = P("""
         dealer: E
-        turn: S meld
+        turn: S hand_over
         totals: NS 0 EW 0
         pile: 9D
         N: JK 2S AH KD 9C 8C

@@ -26,9 +26,14 @@ def _pos(s, melds=NO_CANASTA):
 
 def test_going_out_needs_a_canasta_R_OUT_1():
     """R-OUT-1: a player may part with their last card only if the side has a canasta."""
-    state = _pos("KC")
-    refuse(state, ("add", KING, KING), "R-OUT-1", "canasta")
-    refuse(state, ("discard", KING), ("R-OUT-1", "R-OUT-2"), "canasta")
+    # taking the pack with the last two cards would empty the hand with no canasta on the table
+    state = P(POS.format(s="KC KC", melds=NO_CANASTA).replace("turn: S meld", "turn: S draw").replace(
+        "pile: 9D", "pile: KD"))
+    refuse(state, ("take", KING, 2, 0, 0), "R-OUT-1", "canasta")
+    ok(state, ("take", KING, 0, 0, 0))
+    # nor may the last card but one go down while the side cannot go out
+    state = _pos("KC 5S")
+    refuse(state, ("add", KING, KING), "R-OUT-2", "go out")
 
 
 def test_going_out_by_discard_with_canasta_R_OUT_1():
@@ -86,9 +91,9 @@ def test_hand_over_after_going_out_R_OUT_4():
 
 def test_no_dead_end_after_meld_toward_minimum_R_OUT_2_R_MIN_1():
     """R-OUT-2, R-MIN-1: an offered meld must leave the turn finishable.  South (minimum 120, 80 shown
-    this turn) holds 4 4 2 7 K: melding 4 4 2 brings 110, and then adding the king (120) would leave
-    the seven to discard and an empty hand without a canasta, while discarding at 110 is short of
-    the minimum.  So every listed action must lead to a state that still has a legal action."""
+    this turn) holds 4 4 2 7 K 9: melding 4 4 2 brings 110 and adding the king 120, which leaves a card
+    to discard and one to keep; discarding at 110 would be short of the minimum.  Every listed action
+    must lead to a state that still has a legal action."""
     state = P("""
         dealer: S
         turn: S meld melded pending=80
@@ -96,13 +101,14 @@ def test_no_dead_end_after_meld_toward_minimum_R_OUT_2_R_MIN_1():
         pile: 8H JC 7S 9C 9C 5D 5C 6D
         N: 4H 6S 6C 8D TH JH QS KD AH AD AC
         E: 5H 5H 7H 7D 8H 8D 9H JS QS QD JK
-        S: 4D 4C 2H 7C KS
+        S: 4D 4C 2H 7C KS 9S
         W: 3S 4S 5S TH TD TD TC QD AD AC 2C
         melds NS: JD JC 2S; KH KD KC KC
         red threes NS: 3D
         red threes EW: 3D
     """)
     assert state.minimums[0] == 120 and not state.initial[0]
+    assert state.legal_actions()
     for action in state.legal_actions():
         child = state.copy()
         child.apply(action)

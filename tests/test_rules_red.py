@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_rules import FIVE, KING, NINE, RED_THREE, P, full, ok, refuse
+from helpers_rules import FIVE, KING, NINE, RED_THREE, P, ok, refuse
 
 from canasta_tutor import Game
 from canasta_tutor.cards import CARD_CODE, CARD_KIND
@@ -13,15 +13,17 @@ def _codes(cards):
     return sorted(CARD_CODE[c] for c in cards)
 
 
+# North dealt, so East plays first; South, West and North still wait for their first turn.
 FIRST_TURN = """
-    dealer: E
+    dealer: N
     turn: E meld
     totals: NS 0 EW 0
     pile: 9D
-    first-turn: S
+    first-turn: S W N
     N: 4S 4H 4D 5S 5H 5D 6S 6H 6D 7S 7H
     S: 3H 8S 8H 8D 9S 9H TS TH TD JS JH
     E: KS KH KD QS QH QD AS AH AD 5C 6C
+    W: 11
     red threes EW: 3H
 """
 
@@ -29,14 +31,14 @@ FIRST_TURN = """
 def test_dealt_red_three_laid_and_replaced_at_first_turn_R_RED_1():
     """R-RED-1: a dealt red three is laid out at the player's first turn and replaced from the
     stock; a replacement that is again a red three is laid out and replaced too."""
-    state = full(FIRST_TURN, ["4C", "7C", "3D", "3D"], filler="W")
+    state = P(FIRST_TURN + "    stock: 62 top 3D 3D 7C 4C\n")
     assert state.hand_counts("S")[RED_THREE] == 1
     ok(state, ("discard", FIVE))  # E ends the turn; South's first turn starts
     assert state.current_seat == "S" and state.phase == "draw"
     assert _codes(state.red3[0]) == ["3D", "3D", "3H"]
     assert state.hand_counts("S")[RED_THREE] == 0
     assert "7C" in state.hand("S") and state.hand_size[2] == 11
-    assert [CARD_CODE[c] for c in state.stock] == ["4C"]
+    assert CARD_CODE[state.stock[-1]] == "4C" and len(state.stock) == 59
     assert sorted(state.cards_everywhere()) == list(range(108))
 
 
@@ -62,9 +64,9 @@ def test_first_player_red_three_found_by_scan_R_RED_1():
 
 def test_red_three_drawn_is_laid_and_replaced_R_RED_2():
     """R-RED-2: a red three drawn from the stock is laid out at once and replaced."""
-    text = FIRST_TURN.replace("turn: E meld", "turn: S draw").replace("first-turn: S\n", "").replace(
+    text = FIRST_TURN.replace("turn: E meld", "turn: S draw").replace("first-turn: S W N\n", "").replace(
         "S: 3H 8S", "S: 4C 8S")
-    state = full(text, ["3H", "7C", "3D", "3D"], filler="W")
+    state = P(text + "    stock: 62 top 3D 3D 7C 3H\n")
     ok(state, ("draw",))
     assert _codes(state.red3[0]) == ["3D", "3D"]
     assert "7C" in state.hand("S")
@@ -96,7 +98,7 @@ def test_red_three_in_taken_pile_laid_without_replacement_R_RED_3():
 def _score_position(reds_ns: str, melds_ns: str) -> str:
     return f"""
         dealer: E
-        turn: S meld
+        turn: S hand_over
         totals: NS 0 EW 0
         pile: 9D
         N: 4S

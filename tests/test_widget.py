@@ -220,7 +220,7 @@ def test_partner_answer_needed_shows_yes_no():
         turn: N answer asked
         stock: auto
         pile: 5H 9D
-        N: 4
+        N: KC 2S 2H JK
         E: 11
         S: 8S 8H 8D 6C
         W: 11

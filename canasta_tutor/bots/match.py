@@ -92,15 +92,18 @@ def run_match(a: StatePolicy, b: StatePolicy, deals: int, seed: int, progress: b
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
-    seeds = list(range(seed, seed + deals))
+    seeds = range(seed, seed + deals)  # a range, not a list: a huge match allocates nothing up front
     margins: list[float] = []
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers) as pool:
-            it = pool.map(_play_deal_star, [(s, a, b) for s in seeds], chunksize=4)
-            for m in tqdm(it, total=deals, disable=not progress, desc="deals"):
-                margins.append(m)
+        with ProcessPoolExecutor(workers) as pool, tqdm(total=deals, disable=not progress, desc="deals") as bar:
+            batch = 16 * workers  # tasks in flight at once
+            for lo in range(0, deals, batch):
+                chunk = seeds[lo:lo + batch]
+                for m in pool.map(_play_deal_star, [(s, a, b) for s in chunk], chunksize=4):
+                    margins.append(m)
+                    bar.update(1)
     else:
         for s in tqdm(seeds, disable=not progress, desc="deals"):
             margins.append(play_deal(s, a, b))
