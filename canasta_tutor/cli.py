@@ -262,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     m.set_defaults(func=cmd_match)
+    from .lesson_cli import register as register_lessons  # the lesson and course subcommands
+
+    register_lessons(sub, common)
     return p
 
 

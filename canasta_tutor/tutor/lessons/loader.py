@@ -16,6 +16,7 @@ the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Pro
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -69,10 +70,25 @@ class _Checker:
         self.problems.append(Problem(self.file, line, format_field(path), _cut(message, 300)))
 
 
-def _schema_problems(data: Any, chk: _Checker) -> None:
+def _jsonschema() -> Any:
+    """Import ``jsonschema`` without its optional IRI format checker.
+
+    That checker's dependency compiles a grammar at import, which takes seconds;
+    lesson schemas use no formats.  The module is hidden only during the import.
+    """
+    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+        try:
+            import jsonschema
+        finally:
+            del sys.modules["rfc3987_syntax"]
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(schema())
+    return jsonschema
+
+
+def _schema_problems(data: Any, chk: _Checker) -> None:
+    validator = _jsonschema().Draft202012Validator(schema())
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(err.absolute_path)
         if err.validator == "oneOf" and path and path[-1] != "success" and isinstance(err.instance, dict) \
