@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -314,6 +315,12 @@ PREDICATES: dict[str, Predicate] = {p.name: p for p in (
 COMBINATORS = ("all", "any", "not")
 
 
+def _unknown(name: str) -> str:
+    close = difflib.get_close_matches(name, list(PREDICATES) + list(COMBINATORS), n=1)
+    return f"unknown predicate {name!r}" + (f" (did you mean {close[0]!r}?)" if close else
+                                            " (the predicates are listed in lessons/FORMAT.md)")
+
+
 def check_expression(expr: Any, position_only: bool = False, where: str = "") -> list[str]:
     """Problems with a predicate expression, each as ``"path: message"`` (empty when it is fine)."""
     prefix = f"{where}: " if where else ""
@@ -322,7 +329,7 @@ def check_expression(expr: Any, position_only: bool = False, where: str = "") ->
         if pred is None:
             if expr in COMBINATORS:
                 return [f"{prefix}{expr!r} combines predicates: write {{ {expr} = [...] }}"]
-            return [f"{prefix}unknown predicate {expr!r}; known: {', '.join(sorted(PREDICATES))}"]
+            return [f"{prefix}{_unknown(expr)}"]
         if pred.check_arg is not None and expr != "refused":
             return [f"{prefix}{expr!r} needs an argument: write {{ {expr} = ... }}"]
         if position_only and not pred.position_only:
@@ -343,7 +350,7 @@ def check_expression(expr: Any, position_only: bool = False, where: str = "") ->
         return check_expression(arg, position_only, here)
     pred = PREDICATES.get(name)
     if pred is None:
-        return [f"{here}: unknown predicate {name!r}; known: {', '.join(sorted(PREDICATES))}"]
+        return [f"{here}: {_unknown(name)}"]
     if pred.check_arg is None:
         return [f"{here}: {name!r} takes no argument: write it as the name alone"]
     if position_only and not pred.position_only:
