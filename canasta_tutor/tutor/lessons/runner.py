@@ -28,6 +28,7 @@ from ...cards import CARD_CODE
 from ...errors import CanastaError, NotationError
 from ...position import format_position, parse_position
 from ...state import SEATS, State, seat_index
+from ..progress import Attempt
 from ..events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from .generate import Deal, fill, generate
 from .model import Level
@@ -151,6 +152,8 @@ class LevelRun:
         self.solutions = [[self.fill(a) for a in line] for line in level.solutions]
         self._canon_solutions = [[_canon(a) for a in line] for line in self.solutions]
         self.replies_log: list[str] = []
+        #: what happened, for the progress store: {"kind": action/refused/hint/reply, "text", "rule"}
+        self.log: list[dict[str, str]] = []
         self._play_others()
         self._judge()
 
@@ -169,6 +172,7 @@ class LevelRun:
         other.played = list(self.played)
         other._reply_at = dict(self._reply_at)
         other.replies_log = list(self.replies_log)
+        other.log = list(self.log)
         return other
 
     def context(self) -> Context:
@@ -220,6 +224,7 @@ class LevelRun:
                 self._refused(action, result, err.rule)
             else:
                 result.accepted = True
+                self.log.append({"kind": "action", "text": result.notation, "rule": ""})
                 self._apply(action, self.seat_no)
                 result.feedback.append(self._last_text())
         if self._judge() == OPEN:
@@ -241,6 +246,7 @@ class LevelRun:
 
     def _refused(self, action: tuple, result: ActionResult, rule: str) -> None:
         text = result.reason + (f" [{rule}]" if rule else "")
+        self.log.append({"kind": "refused", "text": result.notation, "rule": rule})
         result.feedback.append(text)
         if result.note:
             result.feedback.append(result.note)
@@ -312,6 +318,7 @@ class LevelRun:
                 action = self.reply_fn(s, seat)
             self._apply(action, seat)
             self.replies_log.append(f"{name}: {format_action(action)}")
+            self.log.append({"kind": "reply", "text": self.replies_log[-1], "rule": ""})
             self._judge()
 
     def _learner_turns_ended(self) -> int:
@@ -366,6 +373,7 @@ class LevelRun:
                 return None
             text = stages[self.hints_used]
         self.hints_used += 1
+        self.log.append({"kind": "hint", "text": text, "rule": ""})
         return text
 
     def _engine_hint_stages(self) -> list[str]:
@@ -384,6 +392,12 @@ class LevelRun:
         if self.status != PASSED:
             return 0
         return max(1, 3 - self.hints_used - (1 if self.tries > self.level.par else 0))
+
+    def attempt(self, learner: str) -> Attempt:
+        """This attempt as a progress-store record."""
+        return Attempt(learner=learner, lesson=self.level.lesson_id, level=self.level.id, status=self.status,
+                       stars=self.stars(), seed=self.seed, tries=self.tries, par=self.level.par,
+                       hints=self.hints_used, actions=list(self.log))
 
     def summary(self) -> dict[str, Any]:
         return {"lesson": self.level.lesson_id, "level": self.level.id, "seed": self.seed, "status": self.status,
