@@ -16,6 +16,7 @@ the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Pro
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tomllib
 from functools import lru_cache
@@ -117,8 +118,9 @@ def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None =
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        line = getattr(e, "lineno", None)
-        msg = str(e).split(" (at line")[0]
+        m = re.search(r"\(at line (\d+), column \d+\)", str(e))
+        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else None)
+        msg = str(e).split(" (at line")[0].split(" (at end of document)")[0]
         chk.problems.append(Problem(file, line, "", f"not valid TOML: {msg}"))
         return chk.problems
     _schema_problems(data, chk)
