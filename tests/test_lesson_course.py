@@ -95,3 +95,15 @@ def test_generated_levels_deal_solvable_positions(level: Level) -> None:
 @pytest.mark.parametrize("level", GENERATED, ids=[lv.key for lv in GENERATED])
 def test_generated_levels_over_200_seeds(level: Level) -> None:
     assert _sweep(level, range(200)) == []
+
+
+def test_every_rule_of_the_core_areas_is_taught_by_a_level() -> None:
+    """Issue: every rule of MELD, MIN, FRZ, PACK, OUT and CONC is taught by at least one level."""
+    from canasta_tutor.tutor.lessons.check import coverage
+
+    if not LESSONS:
+        pytest.skip("no lesson files yet")
+    rules = known_rules(ROOT / "seeds" / "rules.md")
+    core = {r for r in rules if r.split("-")[1] in ("MELD", "MIN", "FRZ", "PACK", "OUT", "CONC")}
+    taught = set(coverage(LESSONS))
+    assert sorted(core - taught) == []
