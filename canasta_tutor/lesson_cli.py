@@ -4,10 +4,6 @@
 - ``lesson list [--json]``: the lessons and their levels with IDs;
 - ``lesson play LESSON LEVEL [--seed S] --actions "draw; meld K K K; discard 4"``: play a level;
 - ``course [DIR] [--force]``: copy the course (lesson files and notebooks) into a folder.
-
->>> main(["lesson", "list"])  # doctest: +SKIP
-freezing: Freezing the pack (6 levels)
-...
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ GOOD = DEMO
 BAD = DEMO.replace('success = "pack_taken"', 'success = "pack_takn"')
 
 
-@pytest.fixture()
+@pytest.fixture
 def folder(tmp_path: Path) -> Path:
     d = tmp_path / "lessons"
     d.mkdir()

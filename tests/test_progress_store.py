@@ -143,5 +143,5 @@ def test_a_writer_killed_mid_run_loses_nothing_committed(tmp_path: Path) -> None
             assert len(a["actions"]) == 40
         # every attempt in the file is whole: all its 40 actions or none of it
         assert all(len(a["actions"]) == 40 for a in saved.values())
-        for aid, n in committed:
+        for _aid, n in committed:
             assert store.stars_for(f"learner{n % 3}")[("lesson", f"level{n}")] == n % 3 + 1

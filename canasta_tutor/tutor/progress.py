@@ -231,7 +231,7 @@ class ProgressStore:
                + (" WHERE l.name = ?" if learner is not None else "") + " ORDER BY a.id")
         cur = self.conn.execute(sql, (learner,) if learner is not None else ())
         names = [d[0] for d in cur.description]
-        out = [dict(zip(names, row)) for row in cur.fetchall()]
+        out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         for a in out:
             a["actions"] = [{"kind": k, "text": t, "rule": r} for k, t, r in self.conn.execute(
                 "SELECT kind, text, rule FROM attempt_actions WHERE attempt_id = ? ORDER BY n", (a["id"],))]

@@ -34,7 +34,7 @@ class _Lines:
 
 
 def _problem(lines: _Lines, level: Level, path: list[str | int], message: str) -> Problem:
-    full: list[str | int] = ["level", level.index] + path
+    full: list[str | int] = ["level", level.index, *path]
     return Problem(level.file, lines.at(full), format_field(full), message)
 
 
@@ -108,7 +108,8 @@ def _check_wrong(level: Level, seed: int, lines: _Lines) -> list[Problem]:
             continue
         last = results[-1]
         if run.status == PASSED:
-            problems.append(_problem(lines, level, ["wrong", j], f"this line passes the level{_seed_note(level, seed)}"))
+            problems.append(_problem(lines, level, ["wrong", j],
+                                     f"this line passes the level{_seed_note(level, seed)}"))
             continue
         if w.rule is not None and last.rule != w.rule:
             got = f"refused under {last.rule}" if last.rule else ("accepted" if last.accepted else "refused")

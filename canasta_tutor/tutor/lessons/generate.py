@@ -1,8 +1,8 @@
 """Generated setups: a position template, variables and constraints; a seed picks the deal.
 
 >>> from canasta_tutor.tutor.lessons.model import Generator
->>> g = Generator(template="turn: S draw\\npile: 5H {top}\\nN: 11\\nE: 11\\nS: {top} {top} 4 4 4 5 5 5 6 6 6\\nW: 11\\n",
-...               vars={"top": ("9", "K")}, constraints=({"holds_of_top": 2},))
+>>> template = "turn: S draw\\npile: 5H {top}\\nN: 11\\nE: 11\\nS: {top} {top} 4 4 4 5 5 5 6 6 6\\nW: 11\\n"
+>>> g = Generator(template=template, vars={"top": ("9", "K")}, constraints=({"holds_of_top": 2},))
 >>> deal = generate(g, "S", seed=3)
 >>> deal.values["top"] in ("9", "K"), deal.state.current_seat
 (True, 'S')
@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...errors import CanastaError, NotationError
 from ...position import parse_position

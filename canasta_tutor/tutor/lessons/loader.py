@@ -80,7 +80,7 @@ def _jsonschema() -> Any:
     if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
         sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
         try:
-            import jsonschema
+            import jsonschema  # type: ignore[import-untyped]  # noqa: F401 - imported for its side effect
         finally:
             del sys.modules["rfc3987_syntax"]
     import jsonschema

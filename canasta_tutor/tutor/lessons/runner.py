@@ -148,7 +148,7 @@ class LevelRun:
         self.message = ""
         self.played: list[str] = []  # the learner's tries, canonical notation
         self.off_path_state: State | None = None
-        self._reply_at = {s: 0 for s in level.replies}
+        self._reply_at = dict.fromkeys(level.replies, 0)
         self.solutions = [[self.fill(a) for a in line] for line in level.solutions]
         self._canon_solutions = [[_canon(a) for a in line] for line in self.solutions]
         self.replies_log: list[str] = []
