@@ -301,3 +301,16 @@ def test_locate_finds_nested_tables() -> None:
 def test_the_demo_lesson() -> None:
     level = parse_lesson(DEMO, "demo.toml").levels[0]
     assert LevelRun(level, hint_fn=None).play("take 9 9 9").status == PASSED
+
+
+def test_the_example_in_format_md_is_a_valid_level_that_plays() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "lessons" / "FORMAT.md").read_text(encoding="utf-8")
+    block = text.split("## A level", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    lesson = parse_lesson(HEAD + block, "FORMAT.md")
+    level = lesson.levels[0]
+    run = LevelRun(level, hint_fn=None)
+    r = run.play("draw")
+    assert not r.accepted and "Drawing gives up the pack" in r.feedback[-1]
+    assert run.play("take 9 9 9").status == PASSED

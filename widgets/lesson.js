@@ -48,7 +48,7 @@ function render(el, model) {
     <div class="cl-table">${v.table}</div>
     <div class="cl-form">
       <span class="cl-status">${statusText}</span>
-      ${stars(v.stars, `${v.stars} stars`)}
+      ${v.status === "passed" ? stars(v.stars, `${v.stars} stars`) : ""}
       <input class="cl-input" type="text" aria-label="Your action, e.g. take 9 9 9"
         placeholder="your action: take 9 9 9, meld K K K, discard 7…" ${open ? "" : "disabled"}>
       <button class="cl-primary" data-intent="act" ${open ? "" : "disabled"}>Play</button>
