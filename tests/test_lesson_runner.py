@@ -314,3 +314,62 @@ def test_the_example_in_format_md_is_a_valid_level_that_plays() -> None:
     r = run.play("draw")
     assert not r.accepted and "Drawing gives up the pack" in r.feedback[-1]
     assert run.play("take 9 9 9").status == PASSED
+
+
+# ------------------------------------------------------------- fuzzing the loader
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_GOOD = lesson_text('par = 1\nsuccess = { all = ["pack_taken", { not = "pack_frozen" }] }\n'
+                    'solutions = [["take 9 9 9"]]\nhints = ["h"]\n[[level.failure]]\nwhen = "turn_ended"\n'
+                    'feedback = "f"\n')
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_check_text_never_crashes_and_always_says_where(data: st.DataObject) -> None:
+    """Damaged lesson files give problems with a file and a field or line, never an exception."""
+    lines = _GOOD.splitlines()
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "garble", "retype"]))
+        if op == "drop":
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "garble":
+            lines[i] = data.draw(st.text(alphabet='ab=[]{}"\'#.,-_ 0123456789RPACK', max_size=30))
+        elif "=" in lines[i]:
+            key = lines[i].split("=", 1)[0]
+            lines[i] = key + "= " + data.draw(st.sampled_from(["1", "true", '"x"', "[]", "{}", '["y"]', "-3"]))
+        if not lines:
+            lines = [""]
+    problems = check_text("\n".join(lines) + "\n", "f.toml")
+    for p in problems:
+        assert p.file == "f.toml" and (p.line is not None or p.field)
+        assert p.message
+
+
+_TEXTS = ["draw", "take 9 9 9", "take 9", "take K K K", "meld K K K", "meld 9 9 JK", "add 9", "add JK to 9",
+          "discard 4", "discard 7", "discard K", "ask", "yes", "no", "pass", "deal", "meld 3 3 3", "fly", "",
+          "take", "discard 2", "add K"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_TEXTS), min_size=1, max_size=8), st.booleans())
+def test_every_try_is_answered(texts: list[str], hint_steps: bool) -> None:
+    """Whatever the learner types, every try gets feedback, and the level stays consistent."""
+    run = LevelRun(TAKE, hint_fn=lambda state, seat, seed: "hint says so")
+    for text in texts:
+        if run.status != OPEN:
+            with pytest.raises(LevelOverError):
+                run.play(text)
+            break
+        if hint_steps:
+            run.next_hint()
+        r = run.play(text)
+        assert r.feedback and all(isinstance(x, str) and x for x in r.feedback)
+        assert r.accepted or r.rule or not r.counted or "This level is about something else" in r.feedback[0]
+        assert r.status == run.status
+    assert 0 <= run.stars() <= 3
+    assert (run.stars() > 0) == (run.status == PASSED)

@@ -6,11 +6,13 @@ actions, positions and rule numbers are checked here.  Every problem names
 the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Problem`).
 
 >>> text = 'id = "demo"\\ntitle = "Demo"\\norder = 1\\nsummary = "x"\\n[[level]]\\nid = "a"\\n'
->>> [str(p) for p in check_text(text, "demo.toml")]  # doctest: +NORMALIZE_WHITESPACE
-["demo.toml:5: level[0]: 'title' is a required property", "demo.toml:5: level[0]: 'goal' is a required property",
- "demo.toml:5: level[0]: 'par' is a required property", "demo.toml:5: level[0]: 'success' is a required property",
- "demo.toml:5: level[0]: 'solutions' is a required property",
- "demo.toml:5: level[0]: give exactly one setup: 'position' or 'generate'"]
+>>> for p in check_text(text, "demo.toml"): print(p)
+demo.toml:5: level[0].title: required, but missing
+demo.toml:5: level[0].goal: required, but missing
+demo.toml:5: level[0].par: required, but missing
+demo.toml:5: level[0].success: required, but missing
+demo.toml:5: level[0].solutions: required, but missing
+demo.toml:5: level[0]: give exactly one setup: 'position' or 'generate'
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class _Checker:
 
     def add(self, path: list[str | int], message: str, line: int | None = None) -> None:
         if line is None:
-            line = locate(self.text, path)
+            line = locate(self.text, path) or 1
         self.problems.append(Problem(self.file, line, format_field(path), _cut(message, 300)))
 
 
@@ -97,6 +99,10 @@ def _schema_problems(data: Any, chk: _Checker) -> None:
             has = [k for k in ("position", "generate") if k in err.instance]
             msg = "give exactly one setup: 'position' or 'generate'" + (" (both given)" if len(has) == 2 else "")
             chk.add(path, msg)
+        elif err.validator == "required":
+            m = re.match(r"'([^']+)' is a required property", err.message)
+            missing = m.group(1) if m else ""
+            chk.add(path + [missing] if missing else path, "required, but missing", line=locate(chk.text, path) or 1)
         elif err.validator == "oneOf":
             chk.add(path, f"not a predicate expression: {_cut(repr(err.instance), 80)} (a name, a table with "
                           "one key, or all/any/not)")
@@ -119,7 +125,7 @@ def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None =
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column \d+\)", str(e))
-        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else None)
+        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else max(1, len(text.splitlines())))
         msg = str(e).split(" (at line")[0].split(" (at end of document)")[0]
         chk.problems.append(Problem(file, line, "", f"not valid TOML: {msg}"))
         return chk.problems
