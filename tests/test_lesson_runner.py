@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from canasta_tutor.state import State
 from canasta_tutor.tutor.events import RefusedEvent
@@ -317,8 +319,6 @@ def test_the_example_in_format_md_is_a_valid_level_that_plays() -> None:
 
 
 # ------------------------------------------------------------- fuzzing the loader
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _GOOD = lesson_text('par = 1\nsuccess = { all = ["pack_taken", { not = "pack_frozen" }] }\n'
                     'solutions = [["take 9 9 9"]]\nhints = ["h"]\n[[level.failure]]\nwhen = "turn_ended"\n'
