@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from canasta_tutor.lesson_widget import LessonWidget
 from canasta_tutor.tutor.lessons.loader import parse_lesson
 from canasta_tutor.tutor.lessons.model import Lesson
@@ -113,3 +115,27 @@ def test_course_overview_of_the_real_course() -> None:
     rows = overview.rows()
     assert [r["order"] for r in rows] == sorted(r["order"] for r in rows)
     assert all(r["stars"] == 0 for r in rows)
+
+
+def test_widget_press_composes_the_action_from_clicked_cards(tmp_path: Path) -> None:
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        w = LessonWidget(lesson(), learner="ada", store=store, hint_fn=None)
+        assert w.view["buttons"] == ["draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass"]
+        assert w.handle({"intent": "press", "button": "discard", "cards": ["4D", "7C"]}) == \
+            "Select exactly one card to discard."
+        assert w.handle({"intent": "press", "button": "take", "cards": ["9H", "9C"]}) == "passed"
+        assert w.view["feedback"][-1]["action"] == "take 9 9 9"
+
+
+def test_compose_every_button() -> None:
+    from canasta_tutor.tutor.lessons.player import CompositionError, compose
+
+    assert compose("draw", []) == "draw"
+    assert compose("ask", []) == "ask"
+    assert compose("meld", ["3S", "3C", "3S"]) == "meld 3 3 3"
+    assert compose("add", ["JK"], to="K") == "add JK to K"
+    assert compose("add", ["KH"], to="K") == "add K"
+    for button, cards, top in [("draw", ["KH"], None), ("meld", ["KH", "KD"], None), ("add", [], None),
+                               ("take", [], None), ("fly", [], None), ("discard", ["ZZ"], None)]:
+        with pytest.raises(CompositionError):
+            compose(button, cards, top)

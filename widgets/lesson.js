@@ -3,8 +3,11 @@
 // Python is the single source of truth.  This module draws the synced `view` and
 // sends intents with model.send({intent: ...}).  Every text in the view arrives
 // as safe HTML from Python (lesson Markdown is escaped there before rendering).
+// The learner clicks cards in their hand (and, for "add", one of their melds), then a
+// button; Python composes the action.  Typing the action works too.
 // Stable hooks for tests: .cl-root[data-status][data-level], .cl-input,
-// button[data-intent], .cl-feedback li, .cl-stars[data-stars], .cl-hints.
+// button[data-intent][data-button], .ct-seat-bottom .ct-card[aria-pressed],
+// .cl-feedback li, .cl-stars[data-stars], .cl-hints.
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
@@ -38,7 +41,10 @@ function render(el, model) {
   if (!v || !v.level) return;
   const open = v.status === "open";
   const statusText = v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
-  const quick = v.quick.map((q) => `<button data-intent="act" data-text="${esc(q)}">${esc(q)}</button>`).join("");
+  const LABELS = { draw: "Draw", take: "Take pack", meld: "Meld", add: "Add", discard: "Discard", ask: "Ask partner",
+    yes: "Yes", no: "No", pass: "Pass" };
+  const verbs = v.buttons.map((b) =>
+    `<button data-intent="press" data-button="${esc(b)}">${esc(LABELS[b] ?? b)}</button>`).join("");
   el.innerHTML = `
   <div class="cl-root" data-status="${esc(v.status)}" data-level="${esc(v.level.id)}">
     <div class="cl-head"><h3>${v.lesson.title}</h3>${levelsHTML(v)}</div>
@@ -49,10 +55,12 @@ function render(el, model) {
     <div class="cl-form">
       <span class="cl-status">${statusText}</span>
       ${v.status === "passed" ? stars(v.stars, `${v.stars} stars`) : ""}
-      <input class="cl-input" type="text" aria-label="Your action, e.g. take 9 9 9"
-        placeholder="your action: take 9 9 9, meld K K K, discard 7…" ${open ? "" : "disabled"}>
+      ${open ? verbs : ""}
+    </div>
+    <div class="cl-form">
+      <input class="cl-input" type="text" aria-label="Or type your action, e.g. take 9 9 9"
+        placeholder="or type it: take 9 9 9, meld K K K, add 2 to K, discard 7…" ${open ? "" : "disabled"}>
       <button class="cl-primary" data-intent="act" ${open ? "" : "disabled"}>Play</button>
-      ${open ? quick : ""}
     </div>
     <div class="cl-actions">
       <button data-intent="hint" ${v.has_hints ? "" : "disabled"}>Hint (costs a star)</button>
@@ -66,10 +74,37 @@ function render(el, model) {
   </div>`;
   const input = el.querySelector(".cl-input");
   const send = (msg) => model.send(msg);
+  // cards clicked in the learner's hand, then a button: Python composes the action
+  const hand = [...el.querySelectorAll(".ct-seat-bottom .ct-hand .ct-card")];
+  const selected = new Set();
+  let target = null;
+  hand.forEach((c, i) => {
+    c.setAttribute("tabindex", "0");
+    c.setAttribute("aria-pressed", "false");
+    const toggle = () => {
+      if (selected.has(i)) selected.delete(i); else selected.add(i);
+      c.classList.toggle("cl-selected", selected.has(i));
+      c.setAttribute("aria-pressed", String(selected.has(i)));
+    };
+    c.addEventListener("click", toggle);
+    c.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); toggle(); } });
+  });
+  el.querySelectorAll(".ct-melds-we .ct-meld[data-kind]").forEach((m) => {
+    m.addEventListener("click", () => {
+      el.querySelectorAll(".cl-target").forEach((x) => x.classList.remove("cl-target"));
+      target = target === m.dataset.kind ? null : m.dataset.kind;
+      if (target) m.classList.add("cl-target");
+    });
+  });
   el.querySelectorAll("button[data-intent]").forEach((b) => {
     b.addEventListener("click", () => {
       const intent = b.dataset.intent;
-      if (intent === "act") {
+      if (intent === "press") {
+        const cards = [...selected].sort((a, b) => a - b).map((i) => hand[i].dataset.card);
+        const msg = { intent, button: b.dataset.button, cards };
+        if (target) msg.to = target;
+        send(msg);
+      } else if (intent === "act") {
         const text = b.dataset.text ?? (input ? input.value : "");
         if (text.trim()) send({ intent, text });
       } else if (intent === "goto") {

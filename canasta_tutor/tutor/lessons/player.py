@@ -18,7 +18,10 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable
 
+from ...actions import kind_token
+from ...cards import CARD_CODE, kind_of_code
 from ...display import state_html
+from ...errors import CanastaError, NotationError
 from ..progress import ProgressStore
 from .course import CourseError, lesson_files
 from .loader import load_lesson
@@ -27,6 +30,8 @@ from .model import Lesson
 from .runner import OPEN, PASSED, ActionResult, HintFn, LevelRun, default_hint
 
 SIMPLE = ("draw", "ask", "yes", "no", "pass")
+#: the buttons of the lesson widget, in turn order (shown when the level allows the verb)
+BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass")
 
 
 def load_course(folder: str | None = None) -> list[Lesson]:
@@ -97,6 +102,11 @@ class LessonPlayer:
             self._finish()
         return result
 
+    def press(self, button: str, cards: list[str] | tuple[str, ...] = (), to: str | None = None) -> ActionResult:
+        """A button pressed with the cards selected in the hand (codes like ``"KH"``); see :func:`compose`."""
+        top = CARD_CODE[self.run.state.pile[-1]] if self.run.state.pile else None
+        return self.act(compose(button, list(cards), top, to))
+
     def hint(self) -> str | None:
         """The next staged hint (each costs a star)."""
         text = self.run.next_hint()
@@ -143,10 +153,54 @@ class LessonPlayer:
                          for f in self.feedback],
             "conclusion": markdown_html(run.fill(level.conclusion)) if run.status == PASSED else "",
             "quick": quick,
+            "buttons": [v for v in BUTTONS if v in level.allow],
             "your_turn": run.learner_to_act(),
             "has_next": self.index + 1 < len(lesson.levels),
             "table": state_html(state, level.seat),
         }
+
+
+class CompositionError(CanastaError, ValueError):
+    """Selected cards that do not make an action for the button pressed."""
+
+
+def compose(button: str, cards: list[str], top: str | None = None, to: str | None = None) -> str:
+    """The action text for a button and the selected cards (card codes), in the action notation.
+
+    >>> compose("meld", ["KH", "KD", "JK"]), compose("take", ["9H", "9C"], top="9S"), compose("take", [], "9S")
+    ('meld K K JK', 'take 9 9 9', 'take 9')
+    >>> compose("add", ["2C"], to="K"), compose("add", ["KS"]), compose("discard", ["3S"])
+    ('add 2 to K', 'add K', 'discard 3')
+    >>> compose("discard", ["4H", "5H"])
+    Traceback (most recent call last):
+    ...
+    canasta_tutor.tutor.lessons.player.CompositionError: Select exactly one card to discard.
+    """
+    try:
+        tokens = [kind_token(kind_of_code(c)) for c in cards]
+    except NotationError as e:
+        raise CompositionError(e.message) from None
+    if button in SIMPLE:
+        if tokens:
+            raise CompositionError(f"'{button}' takes no cards: clear the selection first.")
+        return button
+    if button == "discard":
+        if len(tokens) != 1:
+            raise CompositionError("Select exactly one card to discard.")
+        return f"discard {tokens[0]}"
+    if button == "meld":
+        if len(tokens) < 3:
+            raise CompositionError("Select at least three cards to meld.")
+        return "meld " + " ".join(tokens)
+    if button == "add":
+        if len(tokens) != 1:
+            raise CompositionError("Select one card to add, then press Add (click a meld of yours to choose it).")
+        return f"add {tokens[0]} to {to}" if to and to != tokens[0] else f"add {tokens[0]}"
+    if button == "take":
+        if top is None:
+            raise CompositionError("The pile is empty: there is no pack to take.")
+        return " ".join(["take", kind_token(kind_of_code(top)), *tokens])
+    raise CompositionError(f"Unknown button {button[:20]!r}.")
 
 
 def course_overview(lessons: Iterable[Lesson], learner: str = "learner",
@@ -193,4 +247,5 @@ class CourseOverview:
         return "\n".join(f"{r['order']:>2} {r['title']}: {r['stars']}/{r['max_stars']} stars" for r in self.rows())
 
 
-__all__ = ["LessonPlayer", "CourseOverview", "course_overview", "course_html", "load_course", "find_lesson"]
+__all__ = ["LessonPlayer", "compose", "CompositionError", "CourseOverview", "course_overview", "course_html",
+           "load_course", "find_lesson"]
