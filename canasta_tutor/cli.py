@@ -299,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_match)
     for add in SUBCOMMANDS:
         add(sub, common)
+    from .lesson_cli import register as register_lessons  # the lesson and course subcommands
+
+    register_lessons(sub, common)
     return p
 
 

@@ -1,0 +1,199 @@
+"""The ``lesson`` and ``course`` subcommands of ``canasta-tutor``.
+
+- ``lesson check [--coverage] [FILE...]``: every error with file, line and field; exit 2 on errors;
+- ``lesson list [--json]``: the lessons and their levels with IDs;
+- ``lesson play LESSON LEVEL [--seed S] --actions "draw; meld K K K; discard 4"``: play a level;
+- ``course [DIR] [--force]``: copy the course (lesson files and notebooks) into a folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from .tutor.lessons.course import CourseError, copy_course, course_paths, lesson_files
+from .tutor.lessons.loader import LessonFormatError, check_course, load_lesson
+from .tutor.lessons.model import Lesson, Problem
+
+PROG = "canasta-tutor"
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add the ``lesson`` and ``course`` subcommands to the main parser's subparsers."""
+    parser_class = sub._parser_class  # the CLI's parser, whose errors are one line
+    lp = sub.add_parser("lesson", parents=[common], help="check, list and play the course's lessons")
+    lsub = lp.add_subparsers(dest="lesson_command", metavar="LESSON_COMMAND", parser_class=parser_class)
+    lsub.required = True
+
+    ck = lsub.add_parser("check", parents=[common], help="check lesson files; exit 2 on errors")
+    ck.add_argument("files", metavar="FILE", nargs="*", help="lesson files (default: the course's)")
+    ck.add_argument("--coverage", action="store_true", help="also print which rules are taught where")
+    ck.add_argument("--no-play", action="store_true", help="check the files only; do not replay lines")
+    ck.add_argument("--seeds", type=int, default=3, metavar="N",
+                    help="seeds to try for each generated level (default 3)")
+    ck.set_defaults(func=cmd_check)
+
+    ls = lsub.add_parser("list", parents=[common], help="the lessons and their levels, with IDs")
+    ls.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
+    ls.set_defaults(func=cmd_list)
+
+    pl = lsub.add_parser("play", parents=[common], help="play a level with a line of actions")
+    pl.add_argument("lesson", metavar="LESSON", help="lesson id (or file)")
+    pl.add_argument("level", metavar="LEVEL", help="level id, or its number from 1")
+    pl.add_argument("--actions", default="", help='actions separated by ";", e.g. "draw; meld K K K; discard 4"')
+    pl.add_argument("--seed", type=int, default=0, help="seed of a generated level (default 0)")
+    pl.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
+    pl.add_argument("--hint", action="store_true",
+                    help="explain a failure with the hint when the lesson has no feedback for it (slower)")
+    pl.set_defaults(func=cmd_play)
+
+    co = sub.add_parser("course", parents=[common], help="copy the course (lessons and notebooks) into a folder")
+    co.add_argument("dir", metavar="DIR", nargs="?", default="canasta-course",
+                    help="the folder to create (default: ./canasta-course)")
+    co.add_argument("--force", action="store_true", help="write into an existing folder, overwriting course files")
+    co.set_defaults(func=cmd_course)
+
+
+def _json(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "json", False))
+
+
+def _dump(args: argparse.Namespace, data: Any) -> None:
+    print(json.dumps(data, indent=None if getattr(args, "compact", False) else 2, ensure_ascii=False))
+
+
+def _load_all(files: list[Path]) -> tuple[list[Lesson], list[Problem]]:
+    lessons: list[Lesson] = []
+    problems: list[Problem] = []
+    for f in files:
+        try:
+            lessons.append(load_lesson(f))
+        except LessonFormatError as e:
+            problems += e.problems
+    return lessons, problems
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .tutor.lessons.check import check_level_play, coverage
+
+    start = time.perf_counter()
+    files = [Path(f) for f in args.files] if args.files else lesson_files()
+    for f in files:
+        if not f.is_file():
+            raise FileNotFoundError(2, "No such file", str(f))
+    lessons, problems = _load_all(files)
+    problems += check_course(lessons)
+    levels = sum(len(lesson.levels) for lesson in lessons)
+    if not args.no_play:
+        for lesson in lessons:
+            for lv in lesson.levels:
+                problems += check_level_play(lv, range(max(1, args.seeds)))
+    elapsed = time.perf_counter() - start
+    cov = coverage(lessons) if args.coverage else {}
+    if _json(args):
+        data: dict[str, Any] = {"files": len(files), "lessons": len(lessons), "levels": levels,
+                                "errors": [p.to_dict() for p in problems], "seconds": round(elapsed, 3)}
+        if args.coverage:
+            data["coverage"] = cov
+        _dump(args, data)
+    else:
+        for p in problems:
+            print(str(p), file=sys.stderr)
+        if args.coverage:
+            for rule, where in cov.items():
+                print(f"{rule}: {', '.join(where)}")
+        status = f"{len(problems)} error{'s' if len(problems) != 1 else ''}" if problems else "ok"
+        print(f"{len(files)} files, {len(lessons)} lessons, {levels} levels checked in {elapsed:.2f} s: {status}")
+    return 2 if problems else 0
+
+
+def _course_lessons(folder: str | None) -> list[Lesson]:
+    files = lesson_files(Path(folder) if folder else None)
+    lessons, problems = _load_all(files)
+    if problems:
+        raise LessonFormatError(problems)
+    return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    lessons = _course_lessons(args.dir)
+    if _json(args):
+        _dump(args, {"lessons": [{"id": lesson.id, "title": lesson.title, "order": lesson.order,
+                                  "summary": lesson.summary,
+                                  "levels": [{"id": lv.id, "title": lv.title, "goal": lv.goal, "par": lv.par,
+                                              "generated": lv.generated} for lv in lesson.levels]}
+                                 for lesson in lessons]})
+        return 0
+    for lesson in lessons:
+        print(f"{lesson.id}: {lesson.title} ({len(lesson.levels)} levels)")
+        for n, lv in enumerate(lesson.levels, 1):
+            print(f"  {n:2}. {lv.id}: {lv.title}{'  [generated]' if lv.generated else ''}")
+    return 0
+
+
+def _find_lesson(name: str, folder: str | None) -> Lesson:
+    p = Path(name)
+    if p.suffix == ".toml" and p.is_file():
+        return load_lesson(p)
+    for lesson in _course_lessons(folder):
+        if lesson.id == name:
+            return lesson
+    raise CourseError(f"no lesson {name!r}; see '{PROG} lesson list'")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .tutor.lessons.runner import LevelRun, default_hint
+
+    lesson = _find_lesson(args.lesson, args.dir)
+    try:
+        level = lesson.level(args.level)
+    except KeyError as e:
+        raise CourseError(str(e.args[0])) from None
+    run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
+    actions = [a.strip() for a in args.actions.split(";") if a.strip()]
+    results = []
+    for text in actions:
+        if run.status != "open":
+            break
+        results.append(run.play(text))
+    data = {"lesson": lesson.id, "level": level.id, "seed": args.seed, "goal": run.goal,
+            "start": run.setup_text if level.generated else level.position,
+            "actions": [r.to_dict() for r in results], "unplayed": actions[len(results):], **run.summary()}
+    if _json(args):
+        _dump(args, data)
+    else:
+        print(f"{lesson.id}/{level.id}: {run.goal}")
+        for r in results:
+            mark = "ok" if r.accepted else "refused"
+            print(f"> {r.text}  [{mark}]")
+            for line in r.feedback:
+                print(f"  {line}")
+            for line in r.replies:
+                print(f"  {line}")
+        print(f"status: {run.status}, stars: {run.stars()}, actions: {run.tries} (par {level.par})")
+        print(run.position().rstrip("\n"))
+    return 0
+
+
+def cmd_course(args: argparse.Namespace) -> int:
+    dest = Path(args.dir)
+    written = copy_course(dest, force=args.force)
+    if _json(args):
+        _dump(args, {"dir": str(dest), "files": [str(p.relative_to(dest)) for p in written]})
+    else:
+        print(f"copied {len(written)} files into {dest}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``canasta-tutor`` (for doctests and ``python -m``)."""
+    from .cli import main as cli_main
+
+    return cli_main(argv)
+
+
+__all__ = ["register", "cmd_check", "cmd_list", "cmd_play", "cmd_course", "course_paths"]

@@ -1,0 +1,95 @@
+"""``canasta-tutor lesson check/list/play`` and ``canasta-tutor course``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from canasta_tutor.cli import main
+from canasta_tutor.tutor.lessons.runner import DEMO
+
+GOOD = DEMO
+BAD = DEMO.replace('success = "pack_taken"', 'success = "pack_takn"')
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    d = tmp_path / "lessons"
+    d.mkdir()
+    (d / "00-demo.toml").write_text(GOOD, encoding="utf-8")
+    return d
+
+
+def test_check_passes_a_good_file(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "check", str(folder / "00-demo.toml")]) == 0
+    assert "1 files, 1 lessons, 1 levels checked" in capsys.readouterr().out
+
+
+def test_check_exits_2_and_names_file_line_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD, encoding="utf-8")
+    assert main(["lesson", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    line = BAD.splitlines().index('success = "pack_takn"') + 1
+    assert f"{bad}:{line}: level[0].success: unknown predicate 'pack_takn'" in err
+
+
+def test_check_json_and_coverage(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = GOOD.replace('success = "pack_taken"', 'rules = ["R-PACK-4"]\nsuccess = "pack_taken"')
+    (folder / "00-demo.toml").write_text(text, encoding="utf-8")
+    assert main(["lesson", "check", "--coverage", "--json", str(folder / "00-demo.toml")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["errors"] == [] and data["levels"] == 1
+    assert data["coverage"] == {"R-PACK-4": ["demo/take-frozen"]}
+
+
+def test_check_finds_a_wrong_line_whose_feedback_differs(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = GOOD + '\n[[level.wrong]]\nline = ["discard 4"]\nfeedback = "Something the level never says."\n'
+    (folder / "00-demo.toml").write_text(text, encoding="utf-8")
+    assert main(["lesson", "check", str(folder / "00-demo.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "level[0].wrong[0].feedback: the level answers" in err and "[R-TURN-2]" in err
+
+
+def test_list(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "list", "--dir", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["lessons"][0]["id"] == "demo"
+    assert data["lessons"][0]["levels"][0]["id"] == "take-frozen"
+    assert main(["lesson", "list", "--dir", str(folder)]) == 0
+    assert "1. take-frozen: Take the frozen pack" in capsys.readouterr().out
+
+
+def test_play_json(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "play", "demo", "take-frozen", "--dir", str(folder), "--actions",
+                 "discard 4; take 9 9 9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first, second = data["actions"]
+    assert first["accepted"] is False and first["rule"] == "R-TURN-2" and first["status"] == "open"
+    assert second["accepted"] is True and second["status"] == "passed"
+    assert "turn: S meld took-pack" in second["position"]
+    assert data["status"] == "passed" and data["stars"] == 2 and data["unplayed"] == []
+
+
+def test_play_by_level_number_and_unknown_names(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "play", "demo", "1", "--dir", str(folder), "--actions", "take 9 9 9"]) == 0
+    assert "status: passed, stars: 3" in capsys.readouterr().out
+    assert main(["lesson", "play", "nope", "1", "--dir", str(folder)]) == 2
+    assert "no lesson 'nope'" in capsys.readouterr().err
+    assert main(["lesson", "play", "demo", "9", "--dir", str(folder)]) == 2
+    assert "has no level '9'" in capsys.readouterr().err
+
+
+def test_course_copies_and_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dest = tmp_path / "course"
+    assert main(["course", str(dest)]) == 0
+    assert (dest / "lessons" / "FORMAT.md").is_file()
+    assert (dest / "notebooks").is_dir()
+    (dest / "lessons" / "FORMAT.md").write_text("mine", encoding="utf-8")
+    assert main(["course", str(dest)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert (dest / "lessons" / "FORMAT.md").read_text(encoding="utf-8") == "mine"
+    assert main(["course", str(dest), "--force"]) == 0
+    assert (dest / "lessons" / "FORMAT.md").read_text(encoding="utf-8") != "mine"
