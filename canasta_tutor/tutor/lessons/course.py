@@ -28,7 +28,8 @@ def course_paths() -> dict[str, Path]:
     """The course's ``lessons``, ``notebooks`` and ``rules`` (the rule book file)."""
     inside = _PACKAGE / "course"
     if (inside / "lessons").is_dir():
-        return {"lessons": inside / "lessons", "notebooks": inside / "notebooks", "rules": _PACKAGE / "seeds" / "rules.md"}
+        return {"lessons": inside / "lessons", "notebooks": inside / "notebooks",
+                "rules": _PACKAGE / "seeds" / "rules.md"}
     root = _PACKAGE.parent
     return {"lessons": root / "lessons", "notebooks": root / "notebooks", "rules": root / "seeds" / "rules.md"}
 

@@ -283,9 +283,9 @@ class LevelRun:
                 out = SEATS[s.went_out]
                 self.events.append(WentOutEvent(index=len(self.events), seat=out, concealed=bool(s.concealed),
                                                 text=f"{out} went out" + (" concealed." if s.concealed else ".")))
-            result = s.hand_results[-1] if s.hand_results else {}
+            result = s.hand_results[-1].to_dict() if s.hand_results else {}
             self.events.append(HandOverEvent(index=len(self.events), seat=None, text="The hand is over.",
-                                             result=dict(result)))
+                                             result=result))
 
     def _discard_was_safe(self) -> bool:
         s = self.state
