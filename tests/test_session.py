@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from canasta_tutor.bots import RulesOfThumbBot
+from canasta_tutor.cards import CARD_CODE
 from canasta_tutor.errors import NotationError
 from canasta_tutor.observer import observe
 from canasta_tutor.position import format_position
@@ -237,3 +238,13 @@ def test_new_hand_message_matches_the_score_sheet():
     assert msg.startswith(f"Deal {rows[-1][0] + 1}: a new hand")
     assert s.view()["deal_label"] == f"Deal {rows[-1][0] + 1}"
     assert s.view()["log"][0]["text"].endswith(f"dealt hand {rows[-1][0] + 1}.")
+
+
+@pytest.mark.parametrize("seed", [2, 9, 11, 22])
+def test_every_red_three_on_the_table_is_an_event_of_its_side(seed):
+    s = TableSession(seed=seed)
+    play_hand(s)
+    reds = [e for e in s.events if isinstance(e, RedThreeEvent)]
+    for side in (0, 1):
+        on_table = sorted(CARD_CODE[c] for c in s.state.red3[side])
+        assert sorted(e.card for e in reds if "NESW".index(e.seat) % 2 == side) == on_table

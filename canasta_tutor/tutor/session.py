@@ -109,6 +109,7 @@ class TableSession:
         self._undo: list[tuple[State, int, str]] = []
         self._games = 0
         self._log_start = 0
+        self._opening_events()
         self._greet()
 
     # ------------------------------------------------------------ reading
@@ -324,6 +325,7 @@ class TableSession:
         s = self.state
         before = [c for k in s.hands[seat] for c in k]
         reds_before = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
+        held = {c: i for i in range(4) for c in s.hands[i][RED_THREE]} if action != ("deal",) else {}
         pile_size = len(s.pile)
         phase = s.phase
         dealer_next = (s.dealer + 1) % 4
@@ -342,7 +344,9 @@ class TableSession:
         reds: list[Event] = []
         for side in (0, 1):
             for c in s.red3[side][reds_before[side]:]:
-                owner = seat if (seat & 1) == side else (s.turn if (s.turn & 1) == side else side)
+                # a dealt red three leaves its holder's hand; one from the stock or the pile goes to the
+                # player who drew or took, or to the player whose turn began
+                owner = held.get(c, seat if action[0] in ("draw", "take") else s.turn)
                 replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take"
                 who = "You" if owner == self.me else SEAT_NAMES[owner]
                 reds.append(RedThreeEvent(
@@ -354,6 +358,18 @@ class TableSession:
             self.events.append(replace(e, index=len(self.events)))
         if s.phase in (HAND_OVER, GAME_OVER) and phase not in (HAND_OVER, GAME_OVER):
             self._hand_over_events()
+
+    def _opening_events(self) -> None:
+        """Red threes the first player laid out when a fresh game was dealt."""
+        s = self.state
+        if s.history:
+            return
+        for side in (0, 1):
+            for c in s.red3[side]:
+                who = "You" if s.turn == self.me else SEAT_NAMES[s.turn]
+                self.events.append(RedThreeEvent(
+                    index=len(self.events), seat=SEATS[s.turn], card=CARD_CODE[c], replaced=True,
+                    text=f"{who} laid out the red three {card_text(CARD_CODE[c])} and drew a replacement."))
 
     def _hand_over_events(self) -> None:
         s = self.state
@@ -465,6 +481,7 @@ class TableSession:
         self._games += 1
         self.state = self.game.new_initial_state(seed=self.seed + 1000 * self._games)
         self._log_start = len(self.events)
+        self._opening_events()
         self._undo.clear()
         self._hint = None
         self.selected = []
