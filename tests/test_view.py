@@ -17,8 +17,8 @@ from canasta_tutor.tutor.view import TableUI, build_view, card_text, kind_label,
 from test_planning import P
 
 KEYS = {"rev", "seat", "deal", "deal_label", "phase", "actor", "turn_text", "players", "hand", "labels", "selected",
-        "melds", "red3", "pile", "stock", "score", "result", "message", "message_kind", "message_rule", "buttons",
-        "answer_needed", "choose_meld", "log", "hint", "rule", "coach", "four_colour"}
+        "melds", "side_titles", "red3", "pile", "stock", "score", "result", "message", "message_kind", "message_rule",
+        "buttons", "answer_needed", "choose_meld", "log", "hint", "rule", "coach", "four_colour"}
 
 TENS = """
     dealer: E

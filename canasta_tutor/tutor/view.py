@@ -36,7 +36,10 @@ The view dict (every key is always present):
 ``red3``
     ``[ours, theirs]`` lists of card codes.
 ``pile``
-    ``{"top", "size", "freezer", "top_sideways", "frozen_all", "frozen_us", "blocked"}``.
+    ``{"top", "size", "freezer", "top_sideways", "frozen_all", "frozen_us", "blocked", "note"}``;
+    ``note`` says in words why the pile is frozen or blocked ("" when it is open).
+``side_titles``
+    ``["We (N-S)", "They (E-W)"]`` (with en dashes) from the learner's side, for the two meld areas.
 ``stock`` (int)
     Cards left in the stock.
 ``score``
@@ -217,6 +220,21 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
     return out
 
 
+def _pile_note(pile: dict[str, Any]) -> str:
+    if pile["blocked"]:
+        return "blocked: a wild card or a three is on top"
+    if pile["frozen_all"]:
+        return "frozen for everyone: take it only with a natural pair"
+    if pile["frozen_us"]:
+        return "frozen for us until our initial meld"
+    return ""
+
+
+def _side_titles(we: int) -> list[str]:
+    names = ("N\u2013S", "E\u2013W")
+    return [f"We ({names[we]})", f"They ({names[1 - we]})"]
+
+
 def _turn_text(obs: Observation) -> str:
     if obs.phase == GAME_OVER:
         return "Game over"
@@ -268,6 +286,7 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
         "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
     }
+    pile_view["note"] = _pile_note(pile_view)
     we, they = side, 1 - side
     score = {
         "we": obs.totals[we], "they": obs.totals[they], "min_we": obs.minimums[we], "min_they": obs.minimums[they],
@@ -282,6 +301,7 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "phase": obs.phase, "actor": None if actor is None else SEATS[actor], "turn_text": _turn_text(obs),
         "players": players, "hand": hand, "labels": [card_label(c) for c in hand],
         "selected": [i for i in ui.selected if i < len(hand)], "melds": [_melds(obs, we), _melds(obs, they)],
+        "side_titles": _side_titles(we),
         "red3": [list(obs.red_threes[we]), list(obs.red_threes[they])], "pile": pile_view,
         "stock": obs.stock_size, "score": score, "result": _result(obs),
         "message": ui.message, "message_kind": ui.message_kind, "message_rule": ui.message_rule,
