@@ -58,12 +58,13 @@ def intents(t: CanastaTable, action: tuple) -> list[dict]:
     return out + [msg]
 
 
-def run(seed: int) -> tuple[list[int], list[float], list[float]]:
+def run(seed: int) -> tuple[list[int], list[float], list[float], list[float]]:
     t = Measured.__new__(Measured)
     t.sizes = []
     Measured.__init__(t, seed=seed, bot_delay=1.0)  # no event loop: nothing is scheduled
     learner = RulesOfThumbBot()
     intent_ms: list[float] = []
+    button_ms: list[float] = []
     bot_ms: list[float] = []
     for _ in range(5000):
         s = t.session
@@ -81,7 +82,9 @@ def run(seed: int) -> tuple[list[int], list[float], list[float]]:
             t.session.handle(msg)  # the widget's handle without running the bots at once
             t._sync()
             intent_ms.append((time.perf_counter() - start) * 1000)
-    return t.sizes, intent_ms, bot_ms
+            if msg["intent"] != "select":
+                button_ms.append(intent_ms[-1])
+    return t.sizes, intent_ms, button_ms, bot_ms
 
 
 def main() -> None:
@@ -91,17 +94,21 @@ def main() -> None:
     args = ap.parse_args()
     sizes: list[int] = []
     intent_ms: list[float] = []
+    button_ms: list[float] = []
     bot_ms: list[float] = []
     for seed in args.seeds:
-        a, b, c = run(seed)
+        a, b, c, d = run(seed)
         sizes += a
         intent_ms += b
-        bot_ms += c
+        button_ms += c
+        bot_ms += d
     out = {
         "hands": len(args.seeds), "updates": len(sizes),
         "bytes_median": int(statistics.median(sizes)), "bytes_max": max(sizes),
         "intents": len(intent_ms), "intent_to_view_ms_median": round(statistics.median(intent_ms), 2),
         "intent_to_view_ms_p95": round(sorted(intent_ms)[int(0.95 * (len(intent_ms) - 1))], 2),
+        "button_to_view_ms_median": round(statistics.median(button_ms), 2),
+        "button_to_view_ms_max": round(max(button_ms), 2),
         "bot_step_to_view_ms_median": round(statistics.median(bot_ms), 2),
     }
     if args.json:
