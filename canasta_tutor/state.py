@@ -671,7 +671,7 @@ class State:
         if phase == ANSWER:
             if verb in ("yes", "no"):
                 return None
-            return ("R-ASK-2", f"{SEAT_NAMES[self.turn]} asked 'may I go out?': the partner answers yes or no first")
+            return ("R-ASK-2", f"{SEAT_NAMES[self.turn]} asked 'may I go out?': answer yes or no first")
         if verb in ("yes", "no"):
             return ("R-ASK-2", "Nobody has asked 'may I go out?'")
         seat = self.turn
