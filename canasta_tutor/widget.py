@@ -119,7 +119,9 @@ class CanastaTable(anywidget.AnyWidget):
     def handle(self, msg: Any) -> str:
         """Check and carry out one intent from the browser; return the message shown. Never raises."""
         name = msg.get("intent", msg.get("type")) if isinstance(msg, dict) else None
-        if name == "hint" and _running_loop() is not None and not self.session.hint_busy:
+        if name == "hint" and self.session.hint_busy:
+            return self.session.message  # the search already runs for this click
+        if name == "hint" and _running_loop() is not None:
             return self._hint_later(msg)
         before = self.session.action_rev
         text = self.session.handle(msg)
