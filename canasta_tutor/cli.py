@@ -73,6 +73,8 @@ def _ranged(kind: Callable[[str], Any], low: float | None, high: float | None,
         t = text.strip()
         if len(t) > 20:
             raise argparse.ArgumentTypeError(f"{t[:20]!r}… is too long for a number")
+        if not t.isascii() or "_" in t:
+            raise argparse.ArgumentTypeError(f"{t!r}: write the number with the digits 0 to 9")
         try:
             value = kind(t)
         except ValueError:

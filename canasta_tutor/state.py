@@ -1273,10 +1273,10 @@ def _action_text(a: Any) -> str:
     from .actions import format_action
 
     try:
-        return repr(format_action(a))
+        text = repr(format_action(a))
     except Exception:  # noqa: BLE001 - anything that is not an action is shown as text
         text = repr(a)
-        return text if len(text) <= 60 else text[:60] + "…"
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))

@@ -27,20 +27,28 @@ MAX_LINE_CHARS = 4_000
 MAX_FILE_CHARS = 5_000_000
 
 
-def iter_lines(stream: IO[str], source: str, max_line: int = MAX_LINE_CHARS,
+def iter_lines(stream: IO[str] | IO[bytes], source: str, max_line: int = MAX_LINE_CHARS,
                max_chars: int = MAX_FILE_CHARS) -> Iterator[tuple[int, str]]:
-    """``(number, line)`` pairs from a text stream, without the line end, within the limits."""
+    """``(number, line)`` pairs from a text or binary stream, without the line end, within the
+    limits.  Bytes are decoded as UTF-8 line by line, so a decoding error names its line."""
     total = 0
     number = 0
     while True:
         number += 1
-        try:
-            raw = stream.readline(max_line + 2)
-        except UnicodeDecodeError as e:
-            raise NotationError(f"the file is not UTF-8 text ({e.reason} at byte {e.start} of a read)", number,
-                                source=source) from None
-        if not raw:
+        limit = max_line * 4 + 8 if _is_binary(stream) else max_line + 2
+        chunk = stream.readline(limit)
+        if not chunk:
             return
+        if isinstance(chunk, bytes):
+            if len(chunk) >= limit and not chunk.endswith(b"\n"):
+                raise NotationError(f"the line is longer than {max_line} characters", number, source=source)
+            try:
+                raw = chunk.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise NotationError(f"the file is not UTF-8 text ({e.reason} at character {e.start + 1} of the "
+                                    "line)", number, source=source) from None
+        else:
+            raw = chunk
         total += len(raw)
         if total > max_chars:
             raise NotationError(f"the file is longer than {max_chars} characters", number, source=source)
@@ -55,14 +63,17 @@ def iter_lines(stream: IO[str], source: str, max_line: int = MAX_LINE_CHARS,
         yield number, line
 
 
-def open_text(path: str) -> IO[str]:
-    """A UTF-8 text stream for ``path`` (``-`` is standard input); the caller closes it."""
+def _is_binary(stream: IO[str] | IO[bytes]) -> bool:
+    return isinstance(stream, (io.BufferedIOBase, io.RawIOBase)) or "b" in getattr(stream, "mode", "")
+
+
+def open_text(path: str) -> IO[bytes] | IO[str]:
+    """A stream for ``path`` (``-`` is standard input), binary when possible so that lines are
+    decoded one by one; the caller closes it."""
     if path == "-":
         buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:  # standard input replaced by a text stream (tests, notebooks)
-            return sys.stdin
-        return io.TextIOWrapper(buffer, encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
+        return sys.stdin if buffer is None else buffer  # a text stream in tests and notebooks
+    return open(path, "rb")
 
 
 def read_lines(path: str, max_line: int = MAX_LINE_CHARS, max_chars: int = MAX_FILE_CHARS) -> Iterator[tuple[int, str]]:
@@ -73,8 +84,6 @@ def read_lines(path: str, max_line: int = MAX_LINE_CHARS, max_chars: int = MAX_F
     finally:
         if path != "-":
             stream.close()
-        elif stream is not sys.stdin and isinstance(stream, io.TextIOWrapper):
-            stream.detach()  # leave standard input itself open
 
 
 def read_text(path: str, max_line: int = MAX_LINE_CHARS, max_chars: int = MAX_FILE_CHARS) -> str:

@@ -98,10 +98,12 @@ def _codes_in(value: str) -> list[str]:
 
 
 def full(text: str, stock: list[str] | str, filler: str = "E"):
-    """Parse a position whose stock is exactly ``stock`` (codes, bottom to top).
+    """Parse a position whose stock is exactly ``stock`` (codes, bottom to top), nearly empty.
 
     Every card not named in ``text`` or ``stock`` goes into the hand of ``filler``
     (whose line in ``text`` is replaced).  Name all four red threes somewhere.
+    For the end of the stock only: to fix just the next cards drawn, a position
+    says ``stock: 54 top 3H 9C`` itself.
     """
     if isinstance(stock, str):
         stock = stock.split()
