@@ -230,14 +230,14 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
     return "Look at the whole table." if phase != "draw" else "Look at the pack before you draw."
 
 
-def _why_worse(alt_facts: list[Fact], best_facts: list[Fact]) -> str:
+def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) -> str:
     """What makes an alternative worse, from facts: its costs, then what the best has that it lacks."""
     bad = [f.text for f in alt_facts if f.kind == BAD]
     have = {f.id for f in alt_facts}
     lacks = [f for f in best_facts if f.kind == GOOD and f.id not in have]
     parts = bad[:2]
     if not parts and lacks:
-        parts = [f"unlike it, {_lower(lacks[0].text)}"]
+        parts = [f"it misses what {best_text} gives. {lacks[0].text}"]
     return " ".join(parts)
 
 
@@ -259,13 +259,17 @@ def _verdict(alts: list[Alternative]) -> str:
     return CLOSE if alts[0].close else CLEAR
 
 
+#: Facts that say again what a refusal already said, when the refusal cites the same rule.
+_REPEATS = frozenset({"top-blocks", "one-card-pile", "stock-empty", "pair-needed"})
+
+
 def _explanation(best_text: str, verdict: str, facts: list[Fact], refused: list[Refusal],
                  alts: list[Alternative], principles: list[str]) -> str:
     if verdict == ONLY:
         out = [f"{best_text[:1].upper()}{best_text[1:]} is the only legal move."]
         out += [r.text for r in refused]
         said = {r.rule for r in refused}
-        out += [f.text for f in facts if f.kind != BAD and f.rule not in said]
+        out += [f.text for f in facts if f.kind != BAD and not (f.id in _REPEATS and f.rule in said)]
         return " ".join(out)
     out = [f"{best_text[:1].upper()}{best_text[1:]} is {verdict}."]
     out += [f.text for f in facts]
@@ -362,7 +366,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         gap = best.mean - e.mean
         alt_facts = move_facts(obs, e.action, state)
         comparison = _comparison(gap, e.diff_stderr)
-        why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts)
+        why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
         alts.append(Alternative(e.action, format_action(e.action), e.mean, e.stderr, gap, e.diff_stderr,
                                 comparison, why))
     principles = [] if forced else _principles(facts)
