@@ -470,8 +470,8 @@ def breaks_pair(c: Context) -> Fact | None:
     k = c.action[1]
     if k >= DEUCE or o.hand_counts[k] != 2 or k in o.meld_summary[c.side]:
         return None
-    return Fact("breaks-pair", f"This breaks your pair of {KIND_NAMES[k]}, which could take a frozen pack "
-                "(R-PACK-4).", BAD, "R-PACK-4")
+    return Fact("breaks-pair", f"This breaks your pair of {KIND_NAMES[k]}: with the pair you could take the pack, "
+                f"even frozen, when a {KIND_SINGULAR[k]} comes on top (R-PACK-4).", BAD, "R-PACK-4")
 
 
 def keeps_pairs(c: Context) -> Fact | None:
