@@ -60,6 +60,8 @@ def test_golden_explanation(path):
     assert golden.exists(), f"no golden file {golden.name}: run with UPDATE_GOLDEN=1 and read it"
     assert got == golden.read_text()
     assert "±" not in got  # numbers stay in the details
+    nudge = got.splitlines()[1]
+    assert "R-" not in nudge and "P-" not in nudge and not any(ch.isdigit() for ch in nudge)
 
 
 #: The fact IDs the detectors give; each must fire in some teaching position and stay silent in another.

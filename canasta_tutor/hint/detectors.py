@@ -231,7 +231,7 @@ def initial_minimum(c: Context) -> Fact | None:
     if o.initial[side] or c.verb not in ("take", "meld", "add"):
         return None
     parts: list[tuple[str, int]] = []
-    for kind, codes in sorted(o.melds[side].items()):
+    for _kind, codes in sorted(o.melds[side].items()):
         kinds = [kind_of_code(x) for x in codes]
         parts.append((" ".join(KIND_TOKENS[k] for k in kinds), sum(KIND_VALUES[k] for k in kinds)))
     if c.verb == "take":
@@ -420,7 +420,8 @@ def next_holds_pair(c: Context) -> Fact | None:
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
     return Fact("next-holds-pair", f"{SEAT_NAMES[nxt]} took {KIND_NAMES[k]} with a pack and still holds "
-                f"{_count(o.known[nxt][k], k)}: they could take {len(o.pile) + 1} cards with this one.", BAD, "R-PACK-4")
+                f"{_count(o.known[nxt][k], k)}: they could take {len(o.pile) + 1} cards with this one.", BAD,
+                "R-PACK-4")
 
 
 def safe_discard(c: Context) -> Fact | None:
@@ -517,9 +518,9 @@ def stock_low(c: Context) -> Fact | None:
 #: Every detector, in the order their sentences are told.
 DETECTORS: tuple[Callable[[Context], Fact | None], ...] = (
     top_blocks, one_card_pile, frozen_pack, pair_needed, stock_empty, initial_minimum, pack_size, take_spends_wild,
-    goes_out, concealed, concealed_chance, completes_canasta, grows_meld, ask_binds, partner_points, answer_points, stop_three,
-    freezes, safe_discard, feeds_next, next_holds_pair, breaks_pair, keeps_pairs, could_go_out, opponent_short,
-    stock_low,
+    goes_out, concealed, concealed_chance, completes_canasta, grows_meld, ask_binds, partner_points, answer_points,
+    stop_three, freezes, safe_discard, feeds_next, next_holds_pair, breaks_pair, keeps_pairs, could_go_out,
+    opponent_short, stock_low,
 )
 
 
