@@ -116,7 +116,7 @@ def test_principles_only_when_the_move_agrees():
     ask = move_facts(_obs(_golden("12")), parse_action("ask"))
     cited = {p for f in ask for p in f.principles}
     assert cited == {"P-ASK-PARTNER"}
-    brk = move_facts(_obs(_golden("17")), parse_action("discard 9"))
+    brk = move_facts(_obs(_golden("17")), parse_action("discard J"))
     assert "P-HOLD-PAIRS" not in {p for f in brk for p in f.principles}
 
 

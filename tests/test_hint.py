@@ -219,7 +219,7 @@ def test_staged_hints_nudge_then_move_then_explanation():
     assert "pack" in nudge.lower() and "take" not in nudge.lower()
     assert move.startswith("Play: take 9 9 9")
     assert "R-" not in nudge and "±" not in nudge and "P-" not in nudge
-    assert "a clear best" in full and "±" not in full
+    assert h.verdict in ("a clear best", "a close call") and h.verdict in full and "±" not in full
 
 
 def test_whole_turn_plan_after_taking_the_pack():

@@ -22,7 +22,7 @@ from canasta_tutor.position import parse_position
 
 HERE = Path(__file__).resolve().parent / "golden" / "hints"
 FILES = sorted(HERE.glob("*.txt"))
-SAMPLES, SEED = 24, 0
+SAMPLES, SEED = 48, 0
 
 
 def _header(text: str, key: str) -> set[str]:

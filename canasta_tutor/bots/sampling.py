@@ -7,7 +7,8 @@ or parsed): the seat's own cards, the melds, red threes and pile as they lie,
 the turn flags, and every card the seat cannot see placed in the other hands
 (cards known from taken packs first) and the stock.  Where those unseen cards go
 is arbitrary but fixed; the search re-deals them for every sample with
-:func:`sample_hidden`, the one place that decides how hidden cards are sampled.
+:func:`sample_hidden`, the one place that decides how hidden cards are sampled
+(by :func:`~canasta_tutor.hidden.fill_hidden`, consistently with the turn flags).
 
 >>> from canasta_tutor import Game
 >>> from canasta_tutor.observer import observe
@@ -25,6 +26,8 @@ from __future__ import annotations
 import random
 
 from ..cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code, is_wild
+from ..errors import ImpossiblePositionError
+from ..hidden import fill_hidden, unseen_for
 from ..observer import Observation
 from ..state import State
 
@@ -117,11 +120,14 @@ def state_from_observation(obs: Observation) -> State:
 
 
 def sample_hidden(state: State, seat: int, rng: random.Random) -> State | None:
-    """One sample of the hidden cards (other hands, stock) consistent with what ``seat`` knows:
-    the single call point the search uses to sample."""
-    from .expert import determinize_consistent
-
-    return determinize_consistent(state, seat, rng)
+    """One sample of the hidden cards (other hands, stock) consistent with what ``seat`` knows
+    and with the turn flags (a player who asked could go out, shown melds hold the pair...):
+    the single call point the search uses to sample.  None if no consistent deal was found."""
+    s = state.copy()
+    try:
+        return fill_hidden(s, [o for o in range(4) if o != seat], unseen_for(s, seat), rng)
+    except ImpossiblePositionError:
+        return None
 
 
 __all__ = ["state_from_observation", "sample_hidden"]

@@ -47,7 +47,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import Estimate, candidate_actions, determinize, search, state_from_observation
+from ..bots.expert import Estimate, candidate_actions, search
+from ..bots.sampling import sample_hidden, state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import decide
 from ..bots.view import view_of_state
@@ -311,7 +312,7 @@ def _plan(state: State, seat: int, best: tuple, seed: int) -> list[str]:
     plan = [format_action(best)]
     if best[0] in ("draw", "ask", "yes", "no", "pass", "deal"):
         return plan
-    s = determinize(state, seat, random.Random(seed))
+    s = sample_hidden(state, seat, random.Random(seed)) or state.copy()
     s.apply_unchecked(best)
     for _ in range(40):
         if s.actor != seat or s.phase not in ("meld", "draw"):
