@@ -343,16 +343,17 @@ def _compress(plan: list[str]) -> list[str]:
 
 
 def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
-         budget: float | None = None) -> Hint:
+         budget: float | None = None, iterations: int | None = None) -> Hint:
     """The hint for the seat of ``obs``, which must be the seat to act.
 
     The search takes ``samples`` samples of the hidden cards (default: :func:`samples_for`
     the number of candidate moves), the same for every candidate, so the same ``seed``
     always gives the same hint.  ``max_seconds`` caps the search by wall-clock time (then
     the result depends on the machine); ``budget`` searches for that many seconds with no
-    sample limit unless ``samples`` is given.
+    sample limit unless ``samples`` is given.  ``iterations`` is the old name of ``samples``.
     """
     start = time.perf_counter()
+    samples = samples if samples is not None else iterations
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
     else:
@@ -422,8 +423,11 @@ def grade_loss(loss: float) -> str:
     return "blunder"
 
 
-def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None) -> Grade:
-    """Grade a learner's action against the best, by the value it loses (deterministic for a seed)."""
+def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None,
+          iterations: int | None = None) -> Grade:
+    """Grade a learner's action against the best, by the value it loses (deterministic for a seed).
+    ``iterations`` is the old name of ``samples``."""
+    samples = samples if samples is not None else iterations
     if obs.actor == obs.seat and action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
     _, est = analyse(obs, samples, seed, None, extra=action)
