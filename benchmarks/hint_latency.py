@@ -1,7 +1,12 @@
-"""Hint latency at the default budget, on one core (a script that prints figures).
+"""Hint latency at the default sample count, on one core (a script that prints figures).
 
     .venv/bin/python benchmarks/hint_latency.py            # 240 positions
     .venv/bin/python benchmarks/hint_latency.py --positions 300 --json
+    .venv/bin/python benchmarks/hint_latency.py --samples 48   # another sample count
+
+Wall-clock figures depend on how busy the machine is; the CPU-time figures
+(``cpu_*``, this process only) much less so, since the hint does a fixed amount
+of work for a position and seed.
 
 Positions come from seeded rules-of-thumb self-play (benchmarks/positions.py),
 across all phases of a turn.  Each hint is computed from the seat's
@@ -32,23 +37,28 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=240)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--samples", type=int, default=None, help="sampled deals per move (default: the hint's)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     states = sample_positions(args.positions, seed=args.seed)
     times = []
+    cpu = []
     phases: Counter[str] = Counter()
     from tqdm.auto import tqdm
 
     for s in tqdm(states, desc="hints", disable=not sys.stderr.isatty()):
         obs = observe(s, s.actor)
-        t = time.perf_counter()
-        hint(obs, seed=0)
+        t, c = time.perf_counter(), time.process_time()
+        hint(obs, samples=args.samples, seed=0)
         times.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
         phases[s.phase] += 1
     times.sort()
+    cpu.sort()
     q = statistics.quantiles(times, n=100)
+    qc = statistics.quantiles(cpu, n=100)
     result = {
         "positions": len(times),
         "phases": dict(phases),
@@ -56,6 +66,8 @@ def main() -> None:
         "p95_ms": round(q[94], 1),
         "max_ms": round(times[-1], 1),
         "mean_ms": round(statistics.fmean(times), 1),
+        "cpu_p50_ms": round(qc[49], 1),
+        "cpu_p95_ms": round(qc[94], 1),
         "cores": 1,
     }
     if args.json:

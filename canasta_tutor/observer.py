@@ -62,6 +62,8 @@ class Observation:
     hand_results: tuple[HandResult, ...]
     position_text: str
     deal_no: int = 0
+    first_turn_done: tuple[bool, bool, bool, bool] = (True, True, True, True)
+    has_melded: tuple[bool, bool, bool, bool] = (False, False, False, False)
 
     @property
     def side(self) -> int:
@@ -118,6 +120,8 @@ def observe(state: State, seat: int | str) -> Observation:
         hand_results=tuple(state.hand_results),
         position_text=format_position(state, s),
         deal_no=state.deal_no,
+        first_turn_done=tuple(state.first_turn_done),  # type: ignore[arg-type]
+        has_melded=tuple(state.has_melded),  # type: ignore[arg-type]
     )
 
 

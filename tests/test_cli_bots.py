@@ -36,7 +36,31 @@ def test_hint_text_and_budget(tmp_path, capsys):
     f.write_text(POSITION)
     assert main(["hint", str(f), "--budget", "0.2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Best: ") and "samples" in out
+    assert out.startswith("Best: ") and "sampled deals" in out
+
+
+def _hint_json(f, *extra):
+    out = subprocess.run([sys.executable, "-m", "canasta_tutor", "hint", str(f), "--json", *extra],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    data.pop("elapsed_ms")
+    return data
+
+
+def test_hint_is_deterministic_across_runs(tmp_path):
+    """Two separate processes, same file and seed: the same hint, field for field (no wall-clock cap)."""
+    f = tmp_path / "pos.txt"
+    f.write_text(POSITION)
+    a, b = _hint_json(f, "--samples", "12"), _hint_json(f, "--samples", "12")
+    assert a == b and a["samples"] == 12
+
+
+def test_hint_samples_option(tmp_path, capsys):
+    f = tmp_path / "pos.txt"
+    f.write_text(POSITION)
+    assert main(["hint", str(f), "--samples", "8", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 8
+    assert main(["hint", str(f), "--samples", "0"]) == 2
 
 
 def test_hint_bad_input_is_one_line(tmp_path, capsys):

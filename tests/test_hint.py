@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.bots.principles import PRINCIPLES, catalogue_markdown
+from canasta_tutor.actions import parse_action
 from canasta_tutor.errors import IllegalActionError
 from canasta_tutor.hint import GRADES, grade, grade_loss, hint
+from canasta_tutor.hint.detectors import move_facts
 from canasta_tutor.observer import observe
 from canasta_tutor.position import parse_position
 
@@ -41,7 +43,7 @@ melds EW: 4H 4C 4S
 """),
     "P-HOLD-PAIRS": (None, """
 turn: S meld
-pile: 4H 6C 8D 9S TC 6D QH 4D 5C 7S 8H KD
+pile: 4H 6C 2C 8D 9S TC 6D QH 4D 5C 7S 8H KD
 N: 11
 E: 11
 S: 9H 9C QH QD 5S 7D
@@ -170,6 +172,11 @@ def test_every_principle_has_a_position():
     assert set(POSITIONS) == set(PRINCIPLES)
 
 
+#: Principles whose teaching move the search rates a close call at the test's sample count: the
+#: teaching move's own facts must cite the principle, and the hint must not call another move a clear best.
+CLOSE_CALLS = {"P-HOLD-PAIRS": "discard 5"}
+
+
 @pytest.mark.parametrize("principle", sorted(POSITIONS))
 def test_hint_cites_the_principle(principle):
     expected, text = POSITIONS[principle]
@@ -177,6 +184,11 @@ def test_hint_cites_the_principle(principle):
     assert h.best in state.legal_actions()
     if expected is not None:
         assert h.best_text == expected
+    if principle in CLOSE_CALLS and h.best_text != CLOSE_CALLS[principle]:
+        facts = move_facts(observe(state, state.actor), parse_action(CLOSE_CALLS[principle]))
+        assert principle in [p for f in facts for p in f.principles]
+        assert h.verdict == "a close call"
+        return
     assert principle in h.principles, (h.best_text, h.principles)
 
 
@@ -189,16 +201,16 @@ def test_frozen_pack_cites_the_rule_R_PACK_4():
 def test_hint_data_and_text():
     state, h = _hint(POSITIONS["P-FREEZE"][1])
     d = h.to_dict()
-    assert {"best", "alternatives", "principles", "elapsed_ms", "plan", "value", "stderr"} <= set(d)
+    assert {"best", "verdict", "alternatives", "principles", "facts", "elapsed_ms", "plan", "value"} <= set(d)
     assert 2 <= len(h.alternatives) <= 3
     for a in h.alternatives:
-        assert a.value <= h.value
+        assert a.value <= h.value and a.gap >= 0
+        assert a.comparison in ("about as good as", "worse than", "much worse than")
         assert a.stderr > 0, (a.action, a.stderr)
-        assert a.why.endswith("."), a.why
         assert a.action in state.legal_actions()
     assert all(p["id"] in PRINCIPLES for p in d["principles"])
     text = h.text()
-    assert "Best: discard 2" in text and "Alternatives:" in text
+    assert text.startswith("Best: discard 2") and "Details:" in text
 
 
 def test_staged_hints_nudge_then_move_then_explanation():
@@ -206,7 +218,8 @@ def test_staged_hints_nudge_then_move_then_explanation():
     nudge, move, full = h.stages()
     assert "pack" in nudge.lower() and "take" not in nudge.lower()
     assert move.startswith("Play: take 9 9 9")
-    assert "points" in full and "P-" not in nudge
+    assert "R-" not in nudge and "±" not in nudge and "P-" not in nudge
+    assert h.verdict in ("a clear best", "a close call") and h.verdict in full and "±" not in full
 
 
 def test_whole_turn_plan_after_taking_the_pack():

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
 from ..feasibility import can_go_out
 from ..observer import Observation
-from ..position import parse_position
 from ..state import GAME_OVER, HAND_OVER, State
 from .rules_of_thumb import decide, discard_scores, take_cost
+from .sampling import sample_hidden, state_from_observation
 from .view import view_of_state
 
 
@@ -169,7 +169,7 @@ def sample_values(state: State, seat: int, candidates: list[tuple], iterations: 
     values: list[list[float]] = [[] for _ in candidates]
     start = time.perf_counter()
     for it in range(iterations):
-        det = determinize_consistent(state, seat, rng)
+        det = sample_hidden(state, seat, rng)
         if det is None:
             break
         for i, a in enumerate(candidates):
@@ -274,14 +274,6 @@ class ExpertBot:
         """For fast matches: decide straight from a state (the search only uses public
         facts and the seat's own hand; hidden cards are re-dealt before any playout)."""
         return self.act(state, seat)
-
-
-def state_from_observation(obs: Observation) -> State:
-    """A state consistent with an observation (hidden cards dealt arbitrarily; search re-deals them)."""
-    state = parse_position(obs.position_text)
-    state.history = list(obs.history)
-    state.hand_results = list(obs.hand_results)
-    return state
 
 
 __all__ = ["ExpertBot", "determinize", "search", "candidate_actions", "playout", "state_from_observation",

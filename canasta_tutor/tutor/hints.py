@@ -130,14 +130,16 @@ class HintPanel:
 def compute_hint(obs: Observation, hand: Sequence[int], key: tuple[int, int], start: int, seed: int = 0,
                  budget: float | None = None, iterations: int | None = None) -> HintPanel:
     """Run the hint bot on ``obs``; ``hand`` is the learner's card ids in display order."""
-    from ..hint import grade_loss, hint
+    from ..hint import hint
 
     h = hint(obs, budget=budget, seed=seed, iterations=iterations)
-    table = [{"action": h.best_text, "verdict": "best", "value": f"{h.value:+.0f}", "best": True}]
+    # a forced move has no value; an alternative's verdict is the hint's paired comparison in words
+    value = "" if h.value is None else f"{h.value:+.0f}"
+    table = [{"action": h.best_text, "verdict": h.verdict, "value": value, "best": True}]
     for a in h.alternatives:
-        table.append({"action": a.text, "verdict": grade_loss(max(0.0, h.value - a.value)),
-                      "value": f"{a.value:+.0f}", "best": False, "why": a.why})
-    alts = [{"text": a.text, "value": round(a.value, 1), "stderr": round(a.stderr, 1), "why": a.why}
+        table.append({"action": a.text, "verdict": a.comparison, "value": f"{a.value:+.0f}", "best": False,
+                      "why": a.sentence(h.best_text)})
+    alts = [{"text": a.text, "value": round(a.value, 1), "stderr": round(a.stderr, 1), "why": a.sentence(h.best_text)}
             for a in h.alternatives]
     stages = h.stages()
     stages[0] = plain(stages[0])

@@ -1,0 +1,133 @@
+"""A state built straight from an :class:`~canasta_tutor.observer.Observation`.
+
+The search needs a :class:`~canasta_tutor.state.State` to play out, but a seat
+only knows its own hand and the public facts.  :func:`state_from_observation`
+builds the state from the observation's fields (no position text is formatted
+or parsed): the seat's own cards, the melds, red threes and pile as they lie,
+the turn flags, and every card the seat cannot see placed in the other hands
+(cards known from taken packs first) and the stock.  Where those unseen cards go
+is arbitrary but fixed; the search re-deals them for every sample with
+:func:`sample_hidden`, the one place that decides how hidden cards are sampled
+(by :func:`~canasta_tutor.hidden.fill_hidden`, consistently with the turn flags).
+
+>>> from canasta_tutor import Game
+>>> from canasta_tutor.observer import observe
+>>> state = Game().new_initial_state(seed=3)
+>>> obs = observe(state, state.actor)
+>>> built = state_from_observation(obs)
+>>> built.hand(obs.seat) == state.hand(obs.seat), built.hand_size == state.hand_size
+(True, True)
+>>> sorted(built.legal_actions()) == sorted(obs.legal_actions)
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code, is_wild
+from ..errors import ImpossiblePositionError
+from ..hidden import fill_hidden, unseen_for
+from ..observer import Observation
+from ..state import State
+
+_IDS = card_ids_by_code()
+
+
+class _Ids:
+    """Hands out physical card ids for card codes, each id once."""
+
+    def __init__(self) -> None:
+        self.free = {code: list(ids) for code, ids in _IDS.items()}
+
+    def take(self, code: str) -> int:
+        return self.free[code].pop()
+
+    def rest(self) -> list[int]:
+        return sorted(c for ids in self.free.values() for c in ids)
+
+
+def state_from_observation(obs: Observation) -> State:
+    """A state with the observation's public facts and own hand; unseen cards placed arbitrarily
+    (the same way every time), respecting hand sizes, cards known from taken packs and that no
+    seat past its first turn holds a red three."""
+    ids = _Ids()
+    s = State(obs.options)
+    s.deal_no = len(obs.hand_results)
+    s.dealer = obs.dealer
+    s.totals = list(obs.totals)
+    s.deal_totals = list(obs.deal_totals)
+    s.minimums = list(obs.minimums)
+    s.turn = obs.turn
+    s.phase = obs.phase
+    s.initial = list(obs.initial)
+    s.pending = obs.pending
+    s.shown = obs.shown
+    s.asked = obs.asked
+    s.answer = obs.answer
+    s.must_out = obs.must_out
+    s.melded_turn = obs.melded_turn
+    s.took_pack = obs.took_pack
+    s.first_turn_done = list(obs.first_turn_done)
+    s.has_melded = list(obs.has_melded)
+    s.history = list(obs.history)
+    s.hand_results = list(obs.hand_results)
+    s.pile = [ids.take(c) for c in obs.pile]
+    s.freeze_at = obs.freeze_at
+    s.red3 = [[ids.take(c) for c in obs.red_threes[side]] for side in (0, 1)]
+    for side in (0, 1):
+        for kind, codes in obs.melds[side].items():
+            cards = [ids.take(c) for c in codes]
+            s.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
+                                   [c for c in cards if is_wild(CARD_KIND[c])]]
+    turn_side = obs.turn & 1
+    if BLACK_THREE in s.melds[turn_side] and obs.phase in ("draw", "meld", "answer"):
+        s.b3_melded = len(s.melds[turn_side][BLACK_THREE][0])
+    own: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+    for code in obs.hand:
+        c = ids.take(code)
+        own[CARD_KIND[c]].append(c)
+    s.hands[obs.seat] = own
+    s.hand_size = list(obs.hand_sizes)
+    rest = ids.rest()
+    by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+    for c in rest:
+        by_kind[CARD_KIND[c]].append(c)
+    for o in range(4):
+        if o == obs.seat:
+            continue
+        h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
+        for k in range(NUM_KINDS):
+            for _ in range(min(obs.known[o][k], len(by_kind[k]))):
+                h[k].append(by_kind[k].pop())
+        s.hands[o] = h
+    plain = [c for k in range(NUM_KINDS) if k != RED_THREE for c in by_kind[k]]
+    reds = by_kind[RED_THREE]
+    for o in range(4):
+        if o == obs.seat:
+            continue
+        h = s.hands[o]
+        need = obs.hand_sizes[o] - sum(len(k) for k in h)
+        for _ in range(need):
+            c = reds.pop() if reds and not obs.first_turn_done[o] else plain.pop()
+            h[CARD_KIND[c]].append(c)
+    s.stock = plain + reds
+    s.known = [list(k) for k in obs.known]
+    s.known[obs.seat] = [0] * NUM_KINDS
+    assert len(s.stock) == obs.stock_size, "the observation does not account for all 108 cards"
+    assert sum(s.hand_size) + len(s.stock) + len(s.pile) <= NUM_CARDS
+    return s
+
+
+def sample_hidden(state: State, seat: int, rng: random.Random) -> State | None:
+    """One sample of the hidden cards (other hands, stock) consistent with what ``seat`` knows
+    and with the turn flags (a player who asked could go out, shown melds hold the pair...):
+    the single call point the search uses to sample.  None if no consistent deal was found."""
+    s = state.copy()
+    try:
+        return fill_hidden(s, [o for o in range(4) if o != seat], unseen_for(s, seat), rng)
+    except ImpossiblePositionError:
+        return None
+
+
+__all__ = ["state_from_observation", "sample_hidden"]

@@ -1,0 +1,443 @@
+"""The hint: the best legal move for the seat to act, and why, from facts.
+
+:func:`hint` searches the position seen by one seat (an
+:class:`~canasta_tutor.observer.Observation`; it never sees hidden cards) with
+the expert's determinized Monte Carlo search, the same search the expert bot
+plays with, and returns a :class:`Hint`:
+
+- the best action and, where the rest of the turn follows from known cards,
+  the whole-turn plan;
+- the facts behind it, each found by a detector (:mod:`.detectors`) that
+  checks something true of the position or the move, with the rule number
+  when a rule is the reason; the strategy principles cited are only those
+  whose detector fired and which the move agrees with;
+- when only one move is legal, why each other kind of move is refused, in the
+  engine's words (:mod:`.refusals`);
+- the next best alternatives, compared in words: "about as good as" when the
+  gap lies inside the 95% interval of the *paired* difference (all candidates
+  are played out on the same sampled deals), otherwise worse, with the facts
+  that make it worse; values and intervals only in the details;
+- staged text: a nudge in plain words, then the move, then the full explanation.
+
+The search is deterministic: a fixed number of samples of the hidden cards,
+so the same position and seed give the same hint on any machine under any
+load.  A wall-clock cap applies only when asked (``max_seconds``).
+
+:func:`grade` rates any legal action a learner proposes by the value it loses
+against the best one, counting only the part of the loss beyond one standard
+error of the paired difference (so sampling noise never grades a move down).
+The thresholds (points of expected hand score lost):
+
+=============  ==========================================
+best           the best action, or within 10 points of it
+good           less than 30 points lost
+inaccuracy     less than 80
+mistake        less than 200
+blunder        200 or more
+=============  ==========================================
+
+:func:`explain_move` gives the facts-based sentences for any legal move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import format_action
+from ..bots.expert import Estimate, candidate_actions, search
+from ..bots.sampling import sample_hidden, state_from_observation
+from ..bots.principles import PRINCIPLES
+from ..bots.rules_of_thumb import decide
+from ..bots.view import view_of_state
+from ..errors import IllegalActionError
+from ..observer import Observation
+from ..state import State
+from .detectors import BAD, GOOD, Fact, move_facts
+from .refusals import Refusal, refusals
+
+Z95 = 1.96  # a 95% interval is 1.96 standard errors either side
+GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.0))
+DEFAULT_PLAYOUTS = 240  # playouts per hint, shared out among the candidates
+MIN_SAMPLES = 24
+BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
+
+#: Verdicts in words, for the early stages.
+ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
+
+
+@dataclass
+class Alternative:
+    """A runner-up action, compared with the best on the same sampled deals."""
+
+    action: tuple
+    text: str
+    value: float
+    stderr: float
+    gap: float  # best value minus this value
+    gap_stderr: float  # standard error of the paired difference
+    comparison: str  # "about as good as", "worse than", "much worse than"
+    why: str  # facts that make it worse, or "" when there is nothing to say beyond the comparison
+
+    @property
+    def uncertainty(self) -> float:
+        """Half-width of the 95% interval of :attr:`value`."""
+        return Z95 * self.stderr
+
+    @property
+    def gap_uncertainty(self) -> float:
+        """Half-width of the 95% interval of the paired difference to the best."""
+        return Z95 * self.gap_stderr
+
+    @property
+    def close(self) -> bool:
+        return self.gap <= self.gap_uncertainty
+
+    def sentence(self, best_text: str) -> str:
+        """The comparison in words (no figures)."""
+        out = f"{self.text[:1].upper()}{self.text[1:]} is {self.comparison} {best_text}"
+        return out + (f": {_lower(self.why)}" if self.why else ".")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.text, "comparison": self.comparison, "why": self.why,
+                "value": round(self.value, 1), "uncertainty": round(self.uncertainty, 1),
+                "gap": round(self.gap, 1), "gap_uncertainty": round(self.gap_uncertainty, 1)}
+
+
+@dataclass
+class Hint:
+    """The hint for one decision."""
+
+    seat: int
+    best: tuple
+    best_text: str
+    verdict: str
+    value: float | None
+    stderr: float | None
+    plan: list[str]
+    facts: list[Fact]
+    refusals: list[Refusal]
+    alternatives: list[Alternative]
+    principles: list[str]
+    rules: list[str]
+    nudge: str
+    explanation: str
+    samples: int
+    elapsed_ms: float
+    estimates: list[Estimate] = field(default_factory=list, repr=False)
+
+    @property
+    def uncertainty(self) -> float | None:
+        """Half-width of the 95% interval of :attr:`value` (None for a forced move)."""
+        return None if self.stderr is None else Z95 * self.stderr
+
+    def move(self) -> str:
+        """The second stage: the move, with the rest of the turn when it follows from known cards."""
+        if len(self.plan) > 1:
+            return "Play: " + ", then ".join(self.plan) + "."
+        return f"Play: {self.best_text}."
+
+    def stages(self) -> list[str]:
+        """Staged hints: a nudge in plain words, then the move, then the full explanation."""
+        return [self.nudge, self.move(), self.explanation]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "best": self.best_text,
+            "verdict": self.verdict,
+            "value": None if self.value is None else round(self.value, 1),
+            "uncertainty": None if self.uncertainty is None else round(self.uncertainty, 1),
+            "plan": self.plan,
+            "facts": [{"id": f.id, "text": f.text, "kind": f.kind, "rule": f.rule} for f in self.facts],
+            "refusals": [r.to_dict() for r in self.refusals],
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "principles": [{"id": p, "sentence": PRINCIPLES[p].sentence} for p in self.principles],
+            "rules": self.rules,
+            "nudge": self.nudge,
+            "explanation": self.explanation,
+            "samples": self.samples,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+    def details(self) -> str:
+        """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
+        if self.value is None or self.uncertainty is None:
+            return "No search: only one move is legal."
+        lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} points for your side this hand "
+                 f"(95%, {self.samples} sampled deals)"]
+        for a in self.alternatives:
+            lines.append(f"{a.text}: {a.value:+.0f} ± {a.uncertainty:.0f}; {a.gap:.0f} ± {a.gap_uncertainty:.0f} "
+                         "behind on the same deals")
+        return "\n".join(lines)
+
+    def text(self) -> str:
+        """The hint as plain text: the move and verdict, the explanation, then the numbers."""
+        lines = [f"Best: {self.best_text} ({self.verdict})"]
+        if len(self.plan) > 1:
+            lines.append("Plan: " + ", then ".join(self.plan))
+        lines.append(self.explanation)
+        if self.value is not None:
+            lines.append("Details:")
+            lines += ["  " + x for x in self.details().splitlines()]
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------- words
+def _principles(facts: list[Fact]) -> list[str]:
+    return list(dict.fromkeys(p for f in facts if f.kind != BAD for p in f.principles))
+
+
+def _rules(facts: list[Fact], refused: list[Refusal]) -> list[str]:
+    rules = [r.rule for r in refused] + [f.rule for f in facts if f.rule]
+    return list(dict.fromkeys(rules))
+
+
+def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
+    """A first hint in plain words: where to look, not what to play (no rule numbers, no figures)."""
+    ids = {f.id for f in facts}
+    verb = action[0]
+    if "goes-out" in ids:
+        return "Can you get rid of your whole hand this turn?"
+    if "top-blocks" in ids or "one-card-pile" in ids:
+        return "Look at the top of the pile: can anyone take it?"
+    if "stock-empty" in ids:
+        return "Look at the stock: what may you still do when it is empty?"
+    if "initial-minimum" in ids:
+        return "Count what your melds are worth against the minimum your side needs."
+    if "frozen-pack" in ids:
+        return "Why is the pack hard to take, and what would it take to pick it up?"
+    if verb == "take":
+        return "Look at the pack before you draw."
+    if "stop-three" in ids:
+        return "Which of your cards stops the next player from taking the pack?"
+    if "safe-discard" in ids:
+        return "Which of your cards can the next player not use?"
+    if "freezes" in ids:
+        return "Think about what the pack is worth to the opponents."
+    if "keeps-pairs" in ids:
+        return "Which cards do you need to take a frozen pack?"
+    if "canasta" in ids or "one-short" in ids:
+        return "Look at your melds: which one is close to a canasta?"
+    if verb == "ask":
+        return "Could you go out? Think about your partner's hand."
+    if verb in ("yes", "no"):
+        return "How many points are you holding?"
+    if verb == "discard":
+        return "Which card is the least use to you and to the next player?"
+    if verb in ("meld", "add"):
+        return "Look at your melds: which cards build them?"
+    return "Look at the whole table." if phase != "draw" else "Look at the pack before you draw."
+
+
+def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) -> str:
+    """What makes an alternative worse, from facts: its costs, then what the best has that it lacks."""
+    bad = [f.text for f in alt_facts if f.kind == BAD]
+    have = {f.id for f in alt_facts}
+    lacks = [f for f in best_facts if f.kind == GOOD and f.id not in have]
+    parts = bad[:2]
+    if not parts and lacks:
+        parts = [f"it misses what {best_text} gives. {lacks[0].text}"]
+    return " ".join(parts)
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _comparison(gap: float, gap_stderr: float) -> str:
+    if gap <= Z95 * gap_stderr:
+        return "about as good as"
+    if gap >= 200:
+        return "much worse than"
+    return "worse than"
+
+
+def _verdict(alts: list[Alternative]) -> str:
+    if not alts:
+        return ONLY
+    return CLOSE if alts[0].close else CLEAR
+
+
+#: Facts that say again what a refusal already said, when the refusal cites the same rule.
+_REPEATS = frozenset({"top-blocks", "one-card-pile", "stock-empty", "pair-needed"})
+
+
+def _explanation(best_text: str, verdict: str, facts: list[Fact], refused: list[Refusal],
+                 alts: list[Alternative], principles: list[str]) -> str:
+    if verdict == ONLY:
+        out = [f"{best_text[:1].upper()}{best_text[1:]} is the only legal move."]
+        out += [r.text for r in refused]
+        said = {r.rule for r in refused}
+        out += [f.text for f in facts if f.kind != BAD and not (f.id in _REPEATS and f.rule in said)]
+        return " ".join(out)
+    out = [f"{best_text[:1].upper()}{best_text[1:]} is {verdict}."]
+    out += [f.text for f in facts]
+    out += [PRINCIPLES[p].sentence for p in principles]
+    out += [a.sentence(best_text) for a in alts[:2]]
+    return " ".join(out)
+
+
+# ------------------------------------------------------------- search
+def samples_for(candidates: int, playouts: int = DEFAULT_PLAYOUTS) -> int:
+    """Samples of the hidden cards for a search over ``candidates`` actions: the playout
+    budget shared out, but never fewer than MIN_SAMPLES.
+
+    >>> samples_for(2), samples_for(8)
+    (120, 30)
+    """
+    return max(MIN_SAMPLES, playouts // max(1, candidates))
+
+
+def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
+            wide: bool = True, extra: tuple | None = None) -> tuple[State, list[Estimate]]:
+    """Search the position of ``obs``; estimates for the candidate actions, best first.
+    ``samples`` defaults to :func:`samples_for` the number of candidates; ``extra`` is an
+    action searched whether or not it is a candidate."""
+    if obs.actor != obs.seat:
+        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
+    state = state_from_observation(obs)
+    cands = candidate_actions(state, obs.seat, wide=wide)
+    if extra is not None and extra not in cands:
+        cands.append(extra)
+    if len(cands) == 1:
+        return state, [Estimate(cands[0], 0.0, 0.0, 0)]
+    n = samples if samples is not None else samples_for(len(cands))
+    return state, search(state, obs.seat, cands, n, seed, max_seconds)
+
+
+def _plan(state: State, seat: int, best: tuple, seed: int) -> list[str]:
+    """The rest of the turn after ``best`` while it follows from known cards (stops at a draw)."""
+    plan = [format_action(best)]
+    if best[0] in ("draw", "ask", "yes", "no", "pass", "deal"):
+        return plan
+    s = sample_hidden(state, seat, random.Random(seed)) or state.copy()
+    s.apply_unchecked(best)
+    for _ in range(40):
+        if s.actor != seat or s.phase not in ("meld", "draw"):
+            break
+        legal = s.legal_actions()
+        if not legal:
+            break
+        a = decide(view_of_state(s, seat, legal))[0]
+        if a[0] in ("draw", "ask"):
+            break
+        plan.append(format_action(a))
+        s.apply_unchecked(a)
+        if a[0] == "discard":
+            break
+    return _compress(plan)
+
+
+def _compress(plan: list[str]) -> list[str]:
+    """Fold repeats: ``add K, add K, add K`` becomes ``add K (x3)``."""
+    out: list[str] = []
+    count = 0
+    for i, step in enumerate(plan):
+        count += 1
+        if i + 1 == len(plan) or plan[i + 1] != step:
+            out.append(step if count == 1 else f"{step} (x{count})")
+            count = 0
+    return out
+
+
+def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
+         budget: float | None = None, iterations: int | None = None) -> Hint:
+    """The hint for the seat of ``obs``, which must be the seat to act.
+
+    The search takes ``samples`` samples of the hidden cards (default: :func:`samples_for`
+    the number of candidate moves), the same for every candidate, so the same ``seed``
+    always gives the same hint.  ``max_seconds`` caps the search by wall-clock time (then
+    the result depends on the machine); ``budget`` searches for that many seconds with no
+    sample limit unless ``samples`` is given.  ``iterations`` is the old name of ``samples``.
+    """
+    start = time.perf_counter()
+    samples = samples if samples is not None else iterations
+    if budget is not None:
+        state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
+    else:
+        state, est = analyse(obs, samples, seed, max_seconds)
+    best = est[0]
+    best_text = format_action(best.action)
+    facts = move_facts(obs, best.action, state)
+    forced = len(obs.legal_actions) == 1
+    refused = refusals(state, list(obs.legal_actions)) if forced else []
+    alts: list[Alternative] = []
+    for e in est[1:4]:
+        gap = best.mean - e.mean
+        alt_facts = move_facts(obs, e.action, state)
+        comparison = _comparison(gap, e.diff_stderr)
+        why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
+        alts.append(Alternative(e.action, format_action(e.action), e.mean, e.stderr, gap, e.diff_stderr,
+                                comparison, why))
+    principles = [] if forced else _principles(facts)
+    verdict = _verdict(alts) if not forced else ONLY
+    return Hint(
+        seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
+        value=None if forced else best.mean, stderr=None if forced else best.stderr,
+        plan=_plan(state, obs.seat, best.action, seed), facts=facts, refusals=refused, alternatives=alts,
+        principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
+        explanation=_explanation(best_text, verdict, facts, refused, alts, principles),
+        samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
+    )
+
+
+def explain_move(obs: Observation, action: tuple) -> list[str]:
+    """The facts-based sentences for any legal ``action`` of the seat to act (no search).
+
+    For a forced move the refusals of the other verbs come first."""
+    if obs.actor != obs.seat:
+        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
+    if action not in obs.legal_actions:
+        raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
+    state = state_from_observation(obs)
+    out = []
+    if len(obs.legal_actions) == 1:
+        out = [r.text for r in refusals(state, list(obs.legal_actions))]
+    return out + [f.text for f in move_facts(obs, action, state)]
+
+
+# ------------------------------------------------------------- grades
+@dataclass
+class Grade:
+    action: tuple
+    grade: str
+    loss: float
+    best: tuple
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": format_action(self.action), "grade": self.grade, "loss": round(self.loss, 1),
+                "best": format_action(self.best)}
+
+
+def grade_loss(loss: float) -> str:
+    """The grade for a value loss in points (see the module docstring for the thresholds).
+
+    >>> [grade_loss(x) for x in (0, 25, 50, 150, 400)]
+    ['best', 'good', 'inaccuracy', 'mistake', 'blunder']
+    """
+    for name, limit in GRADES:
+        if loss < limit or (name == "best" and loss <= limit):
+            return name
+    return "blunder"
+
+
+def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None,
+          iterations: int | None = None) -> Grade:
+    """Grade a learner's action against the best, by the value it loses (deterministic for a seed).
+    ``iterations`` is the old name of ``samples``."""
+    samples = samples if samples is not None else iterations
+    if obs.actor == obs.seat and action not in obs.legal_actions:
+        raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
+    _, est = analyse(obs, samples, seed, None, extra=action)
+    best = est[0]
+    mine = next(e for e in est if e.action == action)
+    # the loss counts only beyond one standard error of the paired difference, so that
+    # sampling noise never grades a move down
+    loss = max(0.0, best.mean - mine.mean - mine.diff_stderr)
+    return Grade(action, "best" if mine is best else grade_loss(loss), loss, best.action)
+
+
+__all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_loss", "explain_move",
+           "analyse", "samples_for"]

@@ -1,0 +1,551 @@
+"""Facts of a position and of a move, each found by a detector, each one sentence.
+
+A detector looks at one thing that is true or not in the position seen by the
+seat to act (its own hand and the public facts, never a hidden card) or in the
+move being explained, and when it is true it returns a :class:`Fact`: the
+sentence a teacher would say, the rule number behind it when a rule is the
+reason, and the strategy principle it supports *for this move*.  A principle is
+attached only when the move agrees with it (a move that goes out never cites
+"keep building"; asking never cites "going out scores less").
+
+Facts are good (a reason for the move), bad (a cost of the move) or neutral (a
+fact of the position worth knowing whatever is played).
+
+>>> from canasta_tutor.position import parse_position
+>>> from canasta_tutor.observer import observe
+>>> state = parse_position('''
+... turn: S draw
+... pile: 5H 2C 9D
+... N: 11
+... E: 11
+... S: 9H 4D 5S 6C 7D JS QS KD AH 3S KH
+... W: 11
+... melds NS: KS KC KD
+... ''')
+>>> [f.text for f in move_facts(observe(state, "S"), ("draw",))][:2]
+['The pack is frozen by the 2♣ in it (R-FRZ-2).', 'Taking a frozen pack needs a natural pair of 9s matching \
+the top card; you hold one 9 (R-PACK-4).']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..cards import (
+    BLACK_THREE,
+    DEUCE,
+    JOKER,
+    KIND_NAMES,
+    KIND_SINGULAR,
+    KIND_TOKENS,
+    KIND_VALUES,
+    format_card,
+    is_canasta,
+    kind_of_code,
+)
+from ..feasibility import can_go_out
+from ..observer import Observation
+from ..state import GAME_OVER, HAND_OVER, State
+
+SEAT_NAMES = ("North", "East", "South", "West")
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+GOOD, BAD, NEUTRAL = "good", "bad", "neutral"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One sentence about the position or a move, from one detector."""
+
+    id: str
+    text: str
+    kind: str = NEUTRAL  # good: a reason for the move; bad: a cost of it; neutral: worth knowing
+    rule: str | None = None
+    principle: str | None = None  # cited only because the move agrees with it
+    also: str | None = None  # a second principle the move agrees with
+
+    @property
+    def principles(self) -> list[str]:
+        return [p for p in (self.principle, self.also) if p]
+
+
+@dataclass
+class Context:
+    """What a detector may read: the observation, a state built from it (hidden cards placed
+    arbitrarily and never read), the move, and the state right after the move."""
+
+    obs: Observation
+    state: State
+    action: tuple
+    after: State | None
+
+    @property
+    def seat(self) -> int:
+        return self.obs.seat
+
+    @property
+    def side(self) -> int:
+        return self.obs.seat & 1
+
+    @property
+    def verb(self) -> str:
+        return str(self.action[0])
+
+    @property
+    def next_seat(self) -> int:
+        return (self.obs.seat + 1) % 4
+
+    def hand(self) -> list[int]:
+        return list(self.obs.hand_counts)
+
+    def went_out(self) -> bool:
+        a = self.after
+        return a is not None and a.phase in (HAND_OVER, GAME_OVER) and a.went_out == self.seat
+
+
+def _count(n: int, kind: int) -> str:
+    word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return f"{word} {KIND_SINGULAR[kind] if n == 1 else KIND_NAMES[kind]}"
+
+
+def _tokens(kind: int, naturals: int, jokers: int = 0, deuces: int = 0) -> str:
+    return " ".join([KIND_TOKENS[kind]] * naturals + ["JK"] * jokers + ["2"] * deuces)
+
+
+def _meld_value(kind: int, naturals: int, jokers: int = 0, deuces: int = 0) -> int:
+    return naturals * KIND_VALUES[kind] + jokers * KIND_VALUES[JOKER] + deuces * KIND_VALUES[DEUCE]
+
+
+def _top_kind(obs: Observation) -> int:
+    return kind_of_code(obs.pile[-1]) if obs.pile else -1
+
+
+def _points(n: int) -> str:
+    return f"{n:,}"
+
+
+# --------------------------------------------------------------- the pack
+def frozen_pack(c: Context) -> Fact | None:
+    """The pack is frozen against our side, and by what (only when the move is the draw decision)."""
+    o = c.obs
+    if o.phase != "draw" or not o.pile or not o.frozen_for(c.side):
+        return None
+    if o.freeze_at >= 0:
+        card = o.pile[o.freeze_at]
+        kind = kind_of_code(card)
+        glyph = format_card(_card_id(card), glyphs=True)
+        rule = "R-FRZ-3" if kind == BLACK_THREE else "R-FRZ-2"
+        return Fact("frozen-pack", f"The pack is frozen by the {glyph} in it ({rule}).", NEUTRAL, rule)
+    return Fact("frozen-pack", "The pack is frozen against your side until it makes its initial meld (R-FRZ-1).",
+                NEUTRAL, "R-FRZ-1")
+
+
+def _card_id(code: str) -> int:
+    from ..cards import parse_card
+
+    return parse_card(code)
+
+
+def pair_needed(c: Context) -> Fact | None:
+    """A frozen pack needs a natural pair of the top card's rank: how many do we hold?"""
+    o = c.obs
+    top = _top_kind(o)
+    if o.phase != "draw" or top < 0 or top >= DEUCE or not o.frozen_for(c.side):
+        return None
+    have = o.hand_counts[top]
+    kind = GOOD if c.verb == "take" else NEUTRAL
+    return Fact("pair-needed", f"Taking a frozen pack needs a natural pair of {KIND_NAMES[top]} matching the top "
+                f"card; you hold {_count(have, top)} (R-PACK-4).", kind, "R-PACK-4")
+
+
+def top_blocks(c: Context) -> Fact | None:
+    """A wild card or a three on top: nobody may take the pack until a natural card covers it."""
+    o = c.obs
+    top = _top_kind(o)
+    if o.phase != "draw" or top < DEUCE:
+        return None
+    glyph = format_card(_card_id(o.pile[-1]), glyphs=True)
+    return Fact("top-blocks", f"The {glyph} on top blocks the pack: nobody may take it until a natural card "
+                "covers it (R-PACK-3).", NEUTRAL, "R-PACK-3")
+
+
+def one_card_pile(c: Context) -> Fact | None:
+    o = c.obs
+    if o.phase != "draw" or len(o.pile) != 1 or o.hand_sizes[c.seat] != 1:
+        return None
+    return Fact("one-card-pile", "With one card in hand you may not take a pile of one card (R-PACK-7).",
+                NEUTRAL, "R-PACK-7")
+
+
+def stock_empty(c: Context) -> Fact | None:
+    o = c.obs
+    if o.phase != "draw" or o.stock_size:
+        return None
+    if c.verb == "take" and ("pass",) not in o.legal_actions:
+        return Fact("stock-empty", "The stock is empty and the top card matches your meld, so you must take the "
+                    "pack (R-STOCK-2).", GOOD, "R-STOCK-2")
+    if c.verb == "pass":
+        return Fact("stock-empty", "The stock is empty: declining the pack ends the hand (R-STOCK-3).",
+                    NEUTRAL, "R-STOCK-3")
+    return Fact("stock-empty", "The stock is empty: play goes on only while players take the pack (R-STOCK-2).",
+                NEUTRAL, "R-STOCK-2")
+
+
+def pack_size(c: Context) -> Fact | None:
+    """Taking brings the whole pile; drawing leaves it to the others."""
+    o = c.obs
+    takes = any(a[0] == "take" for a in o.legal_actions)
+    n = len(o.pile)
+    if c.verb == "take":
+        return Fact("pack-size", f"Taking it brings {n} card{'s' if n != 1 else ''} from the pile "
+                    "(R-PACK-6).", GOOD, "R-PACK-6", "P-TAKE-PACK" if _cheap_take(c) else None)
+    if c.verb == "draw" and takes and n:
+        return Fact("pack-size", f"Drawing leaves the {n}-card pack to the others.", BAD)
+    return None
+
+
+def _cheap_take(c: Context) -> bool:
+    a = c.action
+    return len(a) == 5 and a[3] == 0 and a[4] == 0
+
+
+def take_spends_wild(c: Context) -> Fact | None:
+    """A take that puts a wild card into the meld: a cost, unless the minimum needs it."""
+    a, o = c.action, c.obs
+    if c.verb != "take" or not (a[3] or a[4]):
+        return None
+    wild = "a joker" if a[3] else "a deuce"
+    if not o.initial[c.side]:
+        without = o.pending + _meld_value(a[1], a[2] + 1)
+        if without < o.minimums[c.side]:
+            return Fact("wild-for-minimum", f"Without {wild} the meld would count only {without}, short of "
+                        f"{o.minimums[c.side]}, so {wild} goes in.", NEUTRAL)
+    return Fact("spends-wild", f"This take puts {wild} into the meld.", BAD)
+
+
+# ----------------------------------------------------- the initial meld
+def initial_minimum(c: Context) -> Fact | None:
+    """The arithmetic of an initial meld: each meld of the turn with its count, the sum, the minimum."""
+    o, a = c.obs, c.action
+    side = c.side
+    if o.initial[side] or c.verb not in ("take", "meld", "add"):
+        return None
+    parts: list[tuple[str, int]] = []
+    for _kind, codes in sorted(o.melds[side].items()):
+        kinds = [kind_of_code(x) for x in codes]
+        parts.append((" ".join(KIND_TOKENS[k] for k in kinds), sum(KIND_VALUES[k] for k in kinds)))
+    if c.verb == "take":
+        parts.append((_tokens(a[1], a[2] + 1, a[3], a[4]) + " (with the top card)",
+                      _meld_value(a[1], a[2] + 1, a[3], a[4])))
+    elif c.verb == "meld":
+        parts.append((_tokens(a[1], a[2], a[3], a[4]), _meld_value(a[1], a[2], a[3], a[4])))
+    else:
+        parts.append((f"adding {KIND_TOKENS[a[2]]}", KIND_VALUES[a[2]]))
+    total = sum(p for _, p in parts)
+    need = o.minimums[side]
+    sums = " + ".join(f"{t} {p}" for t, p in parts)
+    band = _band(o.deal_totals[side])
+    if total >= need:
+        if c.verb == "take":
+            return Fact("initial-minimum", f"Your initial meld counts {sums} = {total} ≥ {need}, the minimum for a "
+                        f"side {band}; of the pile only the top card counts (R-MIN-1, R-MIN-3, R-PACK-5).", GOOD,
+                        "R-PACK-5", "P-OPEN-EARLY")
+        return Fact("initial-minimum", f"Your initial meld counts {sums} = {total} ≥ {need}, the minimum for a side "
+                    f"{band} (R-MIN-1, R-MIN-2).", GOOD, "R-MIN-1", "P-OPEN-EARLY")
+    return Fact("initial-minimum", f"So far your initial meld counts {sums} = {total}; your side needs {need} "
+                f"({band}, R-MIN-1).", NEUTRAL, "R-MIN-1")
+
+
+def _band(total: int) -> str:
+    if total < 0:
+        return f"below 0 (yours is {_points(total)})"
+    if total < 1500:
+        return f"with 0 to 1,495 (yours is {_points(total)})"
+    if total < 3000:
+        return f"with 1,500 to 2,995 (yours is {_points(total)})"
+    return f"with 3,000 or more (yours is {_points(total)})"
+
+
+# ------------------------------------------------------ going out
+def goes_out(c: Context) -> Fact | None:
+    if not c.went_out():
+        return None
+    return Fact("goes-out", "This goes out: +100 for going out (R-OUT-1, R-SCORE-1).", GOOD, "R-OUT-1", "P-GO-OUT")
+
+
+def concealed(c: Context) -> Fact | None:
+    a = c.after
+    if not c.went_out() or a is None or not a.concealed:
+        return None
+    return Fact("concealed", "And it is concealed, your first meld of the hand: +100 more, 200 in all (R-CONC-3).",
+                GOOD, "R-CONC-3", "P-CONCEALED")
+
+
+def could_go_out(c: Context) -> Fact | None:
+    """We could go out this turn, and this move does not (keep building)."""
+    o = c.obs
+    if o.phase != "meld" or c.went_out() or c.verb == "ask" or o.answer is False:
+        return None
+    melds = o.meld_summary[c.side]
+    if not melds or not can_go_out(list(o.hand_counts), melds, o.options):
+        return None
+    principle = "P-KEEP-BUILDING" if _keep_building_sensible(c) else None
+    return Fact("could-go-out", "You could go out this turn; this move keeps the hand going instead.",
+                NEUTRAL, None, principle)
+
+
+def _keep_building_sensible(c: Context) -> bool:
+    o = c.obs
+    opp = 1 - c.side
+    opp_short = min(o.hand_sizes[(c.seat + 1) % 4], o.hand_sizes[(c.seat + 3) % 4]) <= 3
+    opp_canastas = sum(1 for n, w in o.meld_summary[opp].values() if is_canasta(n, w))
+    return not opp_short and o.stock_size > 10 and not opp_canastas
+
+
+def ask_binds(c: Context) -> Fact | None:
+    if c.verb != "ask":
+        return None
+    return Fact("ask-binds", "Asking binds you: after yes you must go out this turn, after no you may not "
+                "(R-ASK-3).", GOOD, "R-ASK-3", "P-ASK-PARTNER")
+
+
+def partner_points(c: Context) -> Fact | None:
+    """When asking, the partner's hand is what would be caught."""
+    if c.verb != "ask":
+        return None
+    p = (c.seat + 2) % 4
+    n = c.obs.hand_sizes[p]
+    return Fact("partner-hand", f"{SEAT_NAMES[p]} holds {n} card{'s' if n != 1 else ''}; they count against your "
+                "side if you go out now, so the partner decides.", GOOD)
+
+
+def answer_points(c: Context) -> Fact | None:
+    """The answer to "may I go out?": the points held, and how many could be melded next turn."""
+    if c.verb not in ("yes", "no"):
+        return None
+    o = c.obs
+    h = o.hand_counts
+    pts = sum(KIND_VALUES[k] * n for k, n in enumerate(h))
+    ours = o.meld_summary[c.side]
+    meldable = [k for k in range(DEUCE) if h[k] >= 3 or (h[k] and k in ours)]
+    can = sum(KIND_VALUES[k] * h[k] for k in meldable)
+    if meldable:
+        can += sum(KIND_VALUES[k] * h[k] for k in (DEUCE, JOKER))
+    heavy = can >= 100
+    agrees = (c.verb == "no") == heavy
+    asker = SEAT_NAMES[o.turn]
+    text = (f"You hold {sum(h)} cards worth {pts} points, of which you could meld {can} next turn; what stays in "
+            f"your hand counts against your side if {asker} goes out now (R-SCORE-2).")
+    return Fact("answer-points", text, GOOD if agrees else BAD, "R-SCORE-2", "P-PARTNER-ANSWER" if agrees else None)
+
+
+def concealed_chance(c: Context) -> Fact | None:
+    """The whole hand can go down this turn, with no meld before: a concealed go-out."""
+    o = c.obs
+    if o.phase != "meld" or o.has_melded[c.seat] or o.melded_turn or o.answer is False:
+        return None
+    if c.went_out():
+        return None
+    if not can_go_out(list(o.hand_counts), {}, o.options):
+        return None
+    agrees = c.verb in ("meld", "add")
+    return Fact("concealed-chance", "Your whole hand can go down this turn with a canasta, and you have not melded "
+                "before: going out concealed earns 100 for going out and 100 more (R-CONC-1, R-CONC-3).",
+                GOOD if agrees else NEUTRAL, "R-CONC-3", "P-CONCEALED" if agrees else None)
+
+
+# ------------------------------------------------------ melds
+def completes_canasta(c: Context) -> Fact | None:
+    a = c.after
+    if c.verb not in ("meld", "add", "take") or a is None:
+        return None
+    kind = c.action[1]
+    before = c.obs.meld_summary[c.side].get(kind, (0, 0))
+    m = a.melds[c.side].get(kind)
+    if m is None:
+        return None
+    n, w = len(m[0]), len(m[1])
+    if is_canasta(n, w) and not is_canasta(*before):
+        if w:
+            return Fact("canasta", f"This completes a mixed canasta of {KIND_NAMES[kind]}: +300 (R-CAN-2).", GOOD,
+                        "R-CAN-2", "P-BUILD-CANASTA")
+        return Fact("canasta", f"This completes a natural canasta of {KIND_NAMES[kind]}: +500 (R-CAN-2).", GOOD,
+                    "R-CAN-2", "P-BUILD-CANASTA", "P-NATURAL-CANASTA")
+    if is_canasta(*before) and not before[1] and w:
+        return Fact("spoils-natural", f"A wild card on your natural canasta of {KIND_NAMES[kind]} makes it mixed: "
+                    "300 instead of 500 (R-CAN-3).", BAD, "R-CAN-3")
+    return None
+
+
+def grows_meld(c: Context) -> Fact | None:
+    """An addition brings a meld close to a canasta (six cards: one short)."""
+    a = c.after
+    if c.verb != "add" or a is None or not c.obs.initial[c.side]:
+        return None
+    kind = c.action[1]
+    m = a.melds[c.side].get(kind)
+    if m is None or is_canasta(len(m[0]), len(m[1])):
+        return None
+    total = len(m[0]) + len(m[1])
+    if total == 6:
+        return Fact("one-short", f"Your meld of {KIND_NAMES[kind]} reaches six cards: one short of a canasta.",
+                    GOOD, None, "P-BUILD-CANASTA")
+    return None
+
+
+# ------------------------------------------------------ discards
+def _pack_open_to(o: Observation, seat: int) -> bool:
+    return o.freeze_at < 0 and o.initial[seat & 1]
+
+
+def feeds_next(c: Context) -> Fact | None:
+    """The discard matches the next player's side's meld while the pack is open to them."""
+    o = c.obs
+    if c.verb != "discard" or c.went_out():
+        return None
+    k = c.action[1]
+    nxt = c.next_seat
+    if k >= DEUCE or k not in o.meld_summary[nxt & 1] or not _pack_open_to(o, nxt):
+        return None
+    return Fact("feeds-next", f"This discard matches the opponents' {KIND_NAMES[k]}: {SEAT_NAMES[nxt]} could add it "
+                f"to their meld and take {len(o.pile) + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
+
+
+def next_holds_pair(c: Context) -> Fact | None:
+    o = c.obs
+    if c.verb != "discard" or c.went_out():
+        return None
+    k = c.action[1]
+    nxt = c.next_seat
+    if k >= DEUCE or o.known[nxt][k] < 2:
+        return None
+    return Fact("next-holds-pair", f"{SEAT_NAMES[nxt]} took {KIND_NAMES[k]} with a pack and still holds "
+                f"{_count(o.known[nxt][k], k)}: they could take {len(o.pile) + 1} cards with this one.", BAD,
+                "R-PACK-4")
+
+
+def safe_discard(c: Context) -> Fact | None:
+    """A discard the next player cannot take with a meld, chosen where another discard could feed them."""
+    o = c.obs
+    if c.verb != "discard" or c.went_out():
+        return None
+    k = c.action[1]
+    nxt = c.next_seat
+    if k >= DEUCE or feeds_next(c) or next_holds_pair(c):
+        return None
+    dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE
+                 and a[1] in o.meld_summary[nxt & 1] and _pack_open_to(o, nxt)]
+    if not dangerous:
+        return None
+    names = " or ".join(KIND_SINGULAR[x] for x in sorted(set(dangerous))[:2])
+    return Fact("safe-discard", f"The opponents have no meld of {KIND_NAMES[k]}, so {SEAT_NAMES[nxt]} cannot add "
+                f"this {KIND_SINGULAR[k]} to one; a {names} would let them take the pack.", GOOD, None,
+                "P-SAFE-DISCARD")
+
+
+def stop_three(c: Context) -> Fact | None:
+    if c.verb != "discard" or c.action[1] != BLACK_THREE or c.went_out():
+        return None
+    nxt = SEAT_NAMES[c.next_seat]
+    return Fact("stop-three", f"A black three on top stops {nxt}: nobody may take the pack until a natural card "
+                "covers it (R-PACK-3).", GOOD, "R-PACK-3", "P-STOP-THREE")
+
+
+def freezes(c: Context) -> Fact | None:
+    o = c.obs
+    if c.verb != "discard" or c.action[1] not in (JOKER, DEUCE) or c.went_out():
+        return None
+    opp = 1 - c.side
+    if o.freeze_at >= 0:
+        return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
+    agrees = o.initial[opp] and not o.initial[c.side]
+    return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {len(o.pile) + 1}-card "
+                "pack can be taken only with a natural pair (R-FRZ-2, R-PACK-4).", GOOD if agrees else BAD, "R-FRZ-2",
+                "P-FREEZE" if agrees else None)
+
+
+def breaks_pair(c: Context) -> Fact | None:
+    o = c.obs
+    if c.verb != "discard" or c.went_out():
+        return None
+    k = c.action[1]
+    if k >= DEUCE or o.hand_counts[k] != 2 or k in o.meld_summary[c.side]:
+        return None
+    return Fact("breaks-pair", f"This breaks your pair of {KIND_NAMES[k]}: with the pair you could take the pack, "
+                f"even frozen, when a {KIND_SINGULAR[k]} comes on top (R-PACK-4).", BAD, "R-PACK-4")
+
+
+def keeps_pairs(c: Context) -> Fact | None:
+    """Against a frozen pack, a discard that keeps every natural pair."""
+    o = c.obs
+    if c.verb != "discard" or c.went_out() or not (o.freeze_at >= 0 or not o.initial[c.side]):
+        return None
+    k = c.action[1]
+    pairs = [x for x in range(DEUCE) if o.hand_counts[x] >= 2 and x != k and x not in o.meld_summary[c.side]]
+    if not pairs or (k < DEUCE and o.hand_counts[k] == 2):
+        return None
+    names = " and ".join(KIND_NAMES[x] for x in pairs[:3])
+    return Fact("keeps-pairs", f"Against a frozen pack you keep your pairs of {names}: each can take the pack "
+                "when its rank comes on top (R-PACK-4).", GOOD, "R-PACK-4", "P-HOLD-PAIRS")
+
+
+# ------------------------------------------------------ the table
+def opponent_short(c: Context) -> Fact | None:
+    o = c.obs
+    seats = [(c.seat + 1) % 4, (c.seat + 3) % 4]
+    short = [s for s in seats if o.hand_sizes[s] <= 2]
+    if not short:
+        return None
+    s = min(short, key=lambda x: (o.hand_sizes[x], x))
+    n = o.hand_sizes[s]
+    opp_canasta = any(is_canasta(*m) for m in o.meld_summary[s & 1].values())
+    may = "may go out" if opp_canasta else "is close to going out once their side has a canasta"
+    agrees = c.verb in ("meld", "add") or c.went_out() or (
+        c.verb == "discard" and KIND_VALUES[c.action[1]] >= 10) or (c.verb == "draw" and any(
+            a[0] == "take" for a in o.legal_actions))
+    return Fact("opponent-short", f"{SEAT_NAMES[s]} holds {NUMBER_WORDS[n]} card{'s' if n != 1 else ''} and {may}.",
+                NEUTRAL, None, "P-COUNT-CARDS" if agrees else None)
+
+
+def stock_low(c: Context) -> Fact | None:
+    o = c.obs
+    if not 0 < o.stock_size <= 6:
+        return None
+    return Fact("stock-low", f"Only {o.stock_size} cards are left in the stock.", NEUTRAL, None,
+                "P-GO-OUT" if c.went_out() else None)
+
+
+#: Every detector, in the order their sentences are told.
+DETECTORS: tuple[Callable[[Context], Fact | None], ...] = (
+    top_blocks, one_card_pile, frozen_pack, pair_needed, stock_empty, initial_minimum, pack_size, take_spends_wild,
+    goes_out, concealed, concealed_chance, completes_canasta, grows_meld, ask_binds, partner_points, answer_points,
+    stop_three, freezes, safe_discard, feeds_next, next_holds_pair, breaks_pair, keeps_pairs, could_go_out,
+    opponent_short, stock_low,
+)
+
+
+def context(obs: Observation, state: State, action: tuple) -> Context:
+    """The context for explaining ``action``: the move applied to a copy of ``state`` when it is legal."""
+    after: State | None = None
+    if action in obs.legal_actions and action[0] not in ("draw", "ask", "yes", "no", "pass"):
+        after = state.copy()
+        after.apply_unchecked(action)
+    return Context(obs, state, action, after)
+
+
+def move_facts(obs: Observation, action: tuple, state: State | None = None) -> list[Fact]:
+    """The facts that explain ``action`` in the position ``obs`` (its seat must be the seat to act)."""
+    from ..bots.sampling import state_from_observation
+
+    st = state if state is not None else state_from_observation(obs)
+    ctx = context(obs, st, action)
+    out = []
+    for d in DETECTORS:
+        f = d(ctx)
+        if f is not None:
+            out.append(f)
+    return out
+
+
+__all__ = ["Fact", "Context", "DETECTORS", "move_facts", "context", "SEAT_NAMES"] + [
+    d.__name__ for d in DETECTORS]
