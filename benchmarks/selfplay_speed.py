@@ -40,11 +40,13 @@ from canasta_tutor.selfplay import run_selfplay  # noqa: E402
 
 # One measured run in a fresh process, whichever package comes first on sys.path.
 _CHILD = """
-import json, sys
+import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from canasta_tutor.selfplay import run_selfplay
+cpu = time.process_time()
 r = run_selfplay(int(sys.argv[2]), int(sys.argv[3]), check=False)
-print(json.dumps({"hands": r.hands, "actions": r.actions, "seconds": r.seconds}))
+cpu = time.process_time() - cpu
+print(json.dumps({"hands": r.hands, "actions": r.actions, "seconds": r.seconds, "cpu": cpu}))
 """
 
 
@@ -66,32 +68,38 @@ def _measure(package_root: Path, hands: int, seed: int) -> dict:
 
 
 def compare(rev: str, rounds: int, hands: int, seed: int) -> int:
-    """Alternate rounds of ``rev`` and this checkout; print medians and their ratio."""
+    """Alternate rounds of ``rev`` and this checkout; print medians and their ratio.
+
+    Two clocks: wall time (what ``run_selfplay`` reports) and the process's CPU time, which
+    other programs on a busy machine disturb far less."""
     label = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
                            capture_output=True, text=True).stdout.strip()
+    runs: dict[str, dict[str, list[float]]] = {"base": {"wall": [], "cpu": []}, "now": {"wall": [], "cpu": []}}
+    actions: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="selfplay-base-") as tmp:
         base_root = Path(tmp)
         _unpack(rev, base_root)
-        runs: dict[str, list[float]] = {"base": [], "now": []}
-        actions: dict[str, int] = {}
-        print(f"round  base {label:>9} (hands/s)  this checkout (hands/s)  ratio")
+        print(f"hands per second, base = {label}, now = this checkout")
+        print("round   base wall    now wall   ratio    base cpu     now cpu   ratio")
         for r in range(rounds):
             order = [("base", base_root), ("now", ROOT)]
             if r % 2:
                 order.reverse()
-            got: dict[str, float] = {}
             for name, root in order:
                 res = _measure(root, hands, seed)
-                got[name] = res["hands"] / res["seconds"]
-                runs[name].append(got[name])
+                runs[name]["wall"].append(res["hands"] / res["seconds"])
+                runs[name]["cpu"].append(res["hands"] / res["cpu"])
                 actions[name] = res["actions"]
-            print(f"{r + 1:5d}  {got['base']:22.1f}  {got['now']:23.1f}  {got['now'] / got['base']:5.2f}", flush=True)
-    base = statistics.median(runs["base"])
-    now = statistics.median(runs["now"])
-    ratios = sorted(n / b for n, b in zip(runs["now"], runs["base"]))
-    print(f"median hands per second: base {base:.1f}, this checkout {now:.1f}")
-    print(f"ratio of the medians:    {now / base:.2f}")
-    print(f"median of round ratios:  {statistics.median(ratios):.2f} (range {ratios[0]:.2f}..{ratios[-1]:.2f})")
+            b, n = runs["base"], runs["now"]
+            print(f"{r + 1:5d}  {b['wall'][-1]:10.1f}  {n['wall'][-1]:10.1f}  {n['wall'][-1] / b['wall'][-1]:6.2f}"
+                  f"  {b['cpu'][-1]:10.1f}  {n['cpu'][-1]:10.1f}  {n['cpu'][-1] / b['cpu'][-1]:6.2f}", flush=True)
+    for clock in ("wall", "cpu"):
+        base = statistics.median(runs["base"][clock])
+        now = statistics.median(runs["now"][clock])
+        ratios = sorted(x / y for x, y in zip(runs["now"][clock], runs["base"][clock]))
+        print(f"{clock:4s} clock: median hands per second base {base:.1f}, now {now:.1f}; "
+              f"ratio of the medians {now / base:.2f}; median of round ratios {statistics.median(ratios):.2f} "
+              f"(range {ratios[0]:.2f}..{ratios[-1]:.2f})")
     if actions["base"] != actions["now"]:
         print(f"note: the two played different games ({actions['base']} and {actions['now']} actions)")
     else:
@@ -110,14 +118,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
     args = p.parse_args(argv)
 
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     print(f"python {platform.python_version()} on {platform.machine()}, "
           f"{args.hands} hands, seed {args.seed}, checks {'on' if args.check else 'off'}")
     if args.compare:
+        # not pinned: each run is one process on one core anyway, and a fixed core may be the busiest
         if args.check:
             p.error("--compare measures with the checks off")
         return compare(args.compare, max(1, args.rounds), args.hands, args.seed)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     best = None
     for _ in range(max(1, args.repeat)):
         report = run_selfplay(args.hands, args.seed, check=args.check)
