@@ -35,6 +35,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
@@ -406,7 +407,7 @@ class State:
 
     def hand_counts(self, seat: int | str) -> list[int]:
         """Count of each card kind in a seat's hand."""
-        return [len(k) for k in self.hands[seat_index(seat)]]
+        return list(map(len, self.hands[seat_index(seat)]))
 
     def meld_summary(self, side: int) -> dict[int, tuple[int, int]]:
         """``{kind: (naturals, wilds)}`` for a side's melds."""
@@ -486,7 +487,7 @@ class State:
                         if len(hand[k]) == 1 and k not in melds:
                             break
                     else:
-                        if can_go_out([len(x) for x in hand], self.meld_summary(side), self.options,
+                        if can_go_out(list(map(len, hand)), self.meld_summary(side), self.options,
                                       allow_discard=False):
                             out.append(_ASK)
         pile = self.pile
@@ -500,7 +501,7 @@ class State:
                     cands: list[Action] = []
                     self._meld_candidates(hand, self.melds[side], cands, exclude=top)
                     if cands:
-                        base = ([len(x) for x in hand], self.meld_summary(side))
+                        base = (list(map(len, hand)), self.meld_summary(side))
                         for a in cands:
                             if self._why_not_meld(seat, a, base) is None:
                                 out.append(a)
@@ -520,16 +521,16 @@ class State:
         out: list[Action] = []
         append = out.append
         # the structural meld candidates (as _meld_candidates), counting lone naturals on the way
-        nj = len(hand[JOKER])
-        nd = len(hand[DEUCE])
+        counts = list(map(len, hand))
+        nj = counts[JOKER]
+        nd = counts[DEUCE]
         caps = self.options.wild_caps
         pair_wild = caps[2] >= 1 and (nj or nd)
         lone = 0
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
         if melds:
             get = melds.get
-            for k in _NATURAL_RANGE:
-                n = len(hand[k])
+            for k, n in zip(_NATURAL_RANGE, counts):
                 m = get(k)
                 if m is not None:
                     acts = _ADDS[k]
@@ -554,24 +555,28 @@ class State:
                 elif n == 1:
                     lone += 1
         else:
-            for k in _NATURAL_RANGE:
-                n = len(hand[k])
+            points = 0  # here: the three-or-mores, the pairs when a wild card is held, then the wild cards
+            for k, n in zip(_NATURAL_RANGE, counts):
                 if n >= 2:
                     acts = _MELDS[k]
-                    points += n * KIND_VALUES[k]
                     if n >= 3:
                         append(acts[0])
+                        points += n * KIND_VALUES[k]
                     if pair_wild:
+                        if n == 2:
+                            points += 2 * KIND_VALUES[k]
                         if nj:
                             append(acts[1])
                         if nd:
                             append(acts[2])
                 elif n == 1:
                     lone += 1
+            if out:
+                points += 50 * nj + 20 * nd
         base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
-        b3 = len(hand[BLACK_THREE])
+        b3 = counts[BLACK_THREE]
         closed = (not initial and not self.pending and not must_out and self.answer is None
-                  and (bool(out) or b3 > 0) and not self._could_open(seat, lone, points))
+                  and (bool(out) or b3 > 0) and not self._could_open(counts, side, lone, points))
         if closed:
             out = []  # no first meld can reach the minimum or go out: none is offered (R-MIN-1)
         elif out:
@@ -586,15 +591,16 @@ class State:
                             out.append(a)
                         else:
                             if base is None:
-                                base = ([len(x) for x in hand], self.meld_summary(side))
-                            if self._why_not_meld(seat, a, base) is None:
+                                base = (counts, self.meld_summary(side))
+                            if self._why_not_after_meld(seat, a, base) is None:
                                 out.append(a)
             else:
-                base = ([len(x) for x in hand], self.meld_summary(side))
+                base = (counts, self.meld_summary(side))
                 cands = out
                 out = []
+                check = self._why_not_after_meld if initial else self._why_not_meld
                 for a in cands:
-                    if self._why_not_meld(seat, a, base) is None:
+                    if check(seat, a, base) is None:
                         out.append(a)
         # black threes go down only when going out (R-MELD-4): always checked
         if b3 and not closed:
@@ -609,17 +615,11 @@ class State:
                 out.append(cand)
         if size == 1:
             if self.answer is not False and self.side_has_canasta(side):
-                for k in range(NUM_KINDS - 1):
-                    if hand[k]:
-                        out.append(_DISCARDS[k])
+                out.extend(compress(_DISCARDS, hand))
         elif not must_out and not (self.pending and not initial):
-            for k in range(NUM_KINDS - 1):
-                if hand[k]:
-                    out.append(_DISCARDS[k])
+            out.extend(compress(_DISCARDS, hand))  # a discard of each kind held
         if not self.asked and not self.melded_turn and not self.took_pack and lone <= 1:
-            if base is None:
-                base = ([len(x) for x in hand], self.meld_summary(side))
-            if can_go_out(base[0], base[1], self.options):
+            if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options):
                 out.append(_ASK)
         return out
 
@@ -857,25 +857,24 @@ class State:
                 return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
                         "the stock is empty")
             ok = self._lone_naturals(seat) == 0 and can_go_out(
-                self.hand_counts(seat), self.meld_summary(seat & 1), self.options, allow_discard=False)
+                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options, allow_discard=False)
         else:
             if self.took_pack:
                 return ("R-ASK-4", "You can't ask after taking the pack")
             if self.melded_turn:
                 return ("R-ASK-4", "You can't ask after melding this turn")
             ok = self._lone_naturals(seat) <= 1 and can_go_out(
-                self.hand_counts(seat), self.meld_summary(seat & 1), self.options)
+                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options)
         if not ok:
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
                     "your whole hand with a canasta for your side")
         return None
 
-    def _could_open(self, seat: int, lone: int, most: int) -> bool:
-        """Whether the hand holds an initial meld worth the minimum, or could go out concealed.
-        ``lone``: its lone naturals (see :meth:`_lone_naturals`); ``most``: a bound on the points
-        its melds could count (the naturals held two or more of a kind, and every wild card)."""
-        counts = self.hand_counts(seat)
-        need = self.minimums[seat & 1]
+    def _could_open(self, counts: list[int], side: int, lone: int, most: int) -> bool:
+        """Whether a hand (kind ``counts``) holds an initial meld worth the side's minimum, or could
+        go out concealed.  ``lone``: its lone naturals (see :meth:`_lone_naturals`); ``most``: a bound
+        on the points its melds could count (at least :func:`max_meld_points` with no melds)."""
+        need = self.minimums[side]
         if most >= need and max_meld_points(counts, {}, self.options, keep=2) >= need:
             return True
         return lone <= 1 and can_go_out(counts, {}, self.options)
@@ -957,7 +956,7 @@ class State:
         reds = sum(1 for c in rest if CARD_KIND[c] == RED_THREE)
         left = self.hand_size[seat] - n - j - d + len(rest) - reds
         if left <= 1 or self.must_out:
-            counts = self.hand_counts(seat)
+            counts = list(map(len, self.hands[seat]))
             counts[top] -= n
             counts[JOKER] -= j
             counts[DEUCE] -= d
@@ -992,6 +991,28 @@ class State:
                         "and you must keep a card after discarding")
         return None
 
+    def _why_not_after_meld(self, seat: int, a: Action,
+                            base: tuple[list[int], dict[int, tuple[int, int]]]) -> tuple[str, str] | None:
+        """:meth:`_why_not_meld` for a candidate from the listing (the right cards, room for the
+        wild cards, no black threes) of a side past its initial meld, after drawing: only the
+        look-ahead is left to check."""
+        counts = base[0][:]
+        summary = base[1].copy()
+        if a[0] == "meld":
+            _, k, n, j, d = a
+            counts[k] -= n
+            counts[JOKER] -= j
+            counts[DEUCE] -= d
+            summary[k] = (n, j + d)
+            used = n + j + d
+        else:
+            _, k, w = a
+            nat, wild = summary[k]
+            counts[w] -= 1
+            summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
+            used = 1
+        return self._why_not_after(seat, counts, summary, self.hand_size[seat] - used, b3_on_table=self.b3_melded)
+
     def _why_not_meld(self, seat: int, a: Action,
                       base: tuple[list[int], dict[int, tuple[int, int]]] | None = None) -> tuple[str, str] | None:
         """Why a meld or an addition is refused.  ``base``: the seat's hand counts and its side's
@@ -1013,7 +1034,7 @@ class State:
                 return ("R-MELD-4", "Black threes can be melded only when going out")
             showing = True
         if base is None:
-            counts = self.hand_counts(seat)
+            counts = list(map(len, self.hands[seat]))
             summary = self.meld_summary(side)
         else:
             counts = base[0][:]
@@ -1207,8 +1228,11 @@ class State:
             kn = self.known[seat]
             if kn[k]:
                 kn[k] -= 1
-            self.pile.append(card)
-            self._freeze_if_needed(card)
+            pile = self.pile
+            pile.append(card)
+            if self.freeze_at < 0 and (k == JOKER or k == DEUCE or (
+                    k == BLACK_THREE and self.options.black_three == "freezes")):
+                self.freeze_at = len(pile) - 1  # as _freeze_if_needed (not an upcard)
             if self.hand_size[seat] == 0:
                 self._go_out(seat)  # judged before this turn's melds count as earlier ones
                 return
@@ -1216,6 +1240,9 @@ class State:
                 self.has_melded[seat] = True
             self.turn = (seat + 1) % 4
             self._start_turn()
+        elif verb == "draw":
+            if self._draw_card(seat):
+                self.phase = MELD
         elif verb == "add":
             _, k, w = a
             card = self.hands[seat][w].pop()
@@ -1245,9 +1272,6 @@ class State:
             if k == BLACK_THREE:
                 self.must_out = True
             self._after_meld(seat, n * KIND_VALUES[k] + 50 * j + 20 * d, k)
-        elif verb == "draw":
-            if self._draw_card(seat):
-                self.phase = MELD
         elif verb == "take":
             self._take(seat, a)
         elif verb == "ask":
@@ -1427,7 +1451,7 @@ def _action_text(a: Any) -> str:
         return text if len(text) <= 60 else text[:60] + "…"
 
 
-_DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))
+_DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))  # red threes are never held to discard
 _ADDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
 _MELDS: tuple[tuple[Action, Action, Action], ...] = tuple(
