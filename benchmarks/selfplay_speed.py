@@ -5,8 +5,16 @@ with the invariant checks off, on one core.  Prints hands per second and
 microseconds per action; ``--check`` measures with the checks on;
 ``--profile`` adds a cProfile of the run (top 15 by cumulative time).
 
+``--compare REV`` measures an earlier revision of the engine against this
+checkout in the same run: the package as it was at ``REV`` is unpacked with
+``git archive`` into a temporary folder, and each round runs both versions in
+fresh processes, one after the other (alternating which goes first), on the
+same hands.  It prints every round, the medians and the ratio of the medians,
+so that a busy machine slows both sides alike.
+
     .venv/bin/python benchmarks/selfplay_speed.py
     .venv/bin/python benchmarks/selfplay_speed.py --hands 500 --profile
+    .venv/bin/python benchmarks/selfplay_speed.py --compare 11b752c --rounds 7 --hands 500
 """
 
 from __future__ import annotations
@@ -14,12 +22,89 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import os
 import platform
 import pstats
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from canasta_tutor.selfplay import run_selfplay  # noqa: E402
+
+# One measured run in a fresh process, whichever package comes first on sys.path.
+_CHILD = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
 from canasta_tutor.selfplay import run_selfplay
+cpu = time.process_time()
+r = run_selfplay(int(sys.argv[2]), int(sys.argv[3]), check=False)
+cpu = time.process_time() - cpu
+print(json.dumps({"hands": r.hands, "actions": r.actions, "seconds": r.seconds, "cpu": cpu}))
+"""
+
+
+def _unpack(rev: str, into: Path) -> None:
+    """The ``canasta_tutor`` package as it was at ``rev``, written under ``into``."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev, "canasta_tutor"],
+                          check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:  # Python before 3.11.4: our own archive, read from git
+            tar.extractall(into)
+
+
+def _measure(package_root: Path, hands: int, seed: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(package_root), str(hands), str(seed)],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def compare(rev: str, rounds: int, hands: int, seed: int) -> int:
+    """Alternate rounds of ``rev`` and this checkout; print medians and their ratio.
+
+    Two clocks: wall time (what ``run_selfplay`` reports) and the process's CPU time, which
+    other programs on a busy machine disturb far less."""
+    label = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
+                           capture_output=True, text=True).stdout.strip()
+    runs: dict[str, dict[str, list[float]]] = {"base": {"wall": [], "cpu": []}, "now": {"wall": [], "cpu": []}}
+    actions: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="selfplay-base-") as tmp:
+        base_root = Path(tmp)
+        _unpack(rev, base_root)
+        print(f"hands per second, base = {label}, now = this checkout")
+        print("round   base wall    now wall   ratio    base cpu     now cpu   ratio")
+        for r in range(rounds):
+            order = [("base", base_root), ("now", ROOT)]
+            if r % 2:
+                order.reverse()
+            for name, root in order:
+                res = _measure(root, hands, seed)
+                runs[name]["wall"].append(res["hands"] / res["seconds"])
+                runs[name]["cpu"].append(res["hands"] / res["cpu"])
+                actions[name] = res["actions"]
+            b, n = runs["base"], runs["now"]
+            print(f"{r + 1:5d}  {b['wall'][-1]:10.1f}  {n['wall'][-1]:10.1f}  {n['wall'][-1] / b['wall'][-1]:6.2f}"
+                  f"  {b['cpu'][-1]:10.1f}  {n['cpu'][-1]:10.1f}  {n['cpu'][-1] / b['cpu'][-1]:6.2f}", flush=True)
+    for clock in ("wall", "cpu"):
+        base = statistics.median(runs["base"][clock])
+        now = statistics.median(runs["now"][clock])
+        ratios = sorted(x / y for x, y in zip(runs["now"][clock], runs["base"][clock]))
+        print(f"{clock:4s} clock: median hands per second base {base:.1f}, now {now:.1f}; "
+              f"ratio of the medians {now / base:.2f}; median of round ratios {statistics.median(ratios):.2f} "
+              f"(range {ratios[0]:.2f}..{ratios[-1]:.2f})")
+    if actions["base"] != actions["now"]:
+        print(f"note: the two played different games ({actions['base']} and {actions['now']} actions)")
+    else:
+        print(f"same games on both sides: {actions['now']} actions per run")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,12 +114,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="run the invariant checks too")
     p.add_argument("--profile", action="store_true", help="print a cProfile top 15")
     p.add_argument("--repeat", type=int, default=1, help="runs; the best is reported")
+    p.add_argument("--compare", metavar="REV", help="also time the engine at git revision REV, in alternation")
+    p.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
     args = p.parse_args(argv)
 
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     print(f"python {platform.python_version()} on {platform.machine()}, "
           f"{args.hands} hands, seed {args.seed}, checks {'on' if args.check else 'off'}")
+    if args.compare:
+        # not pinned: each run is one process on one core anyway, and a fixed core may be the busiest
+        if args.check:
+            p.error("--compare measures with the checks off")
+        return compare(args.compare, max(1, args.rounds), args.hands, args.seed)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     best = None
     for _ in range(max(1, args.repeat)):
         report = run_selfplay(args.hands, args.seed, check=args.check)

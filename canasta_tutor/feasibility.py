@@ -24,6 +24,9 @@ from .options import RuleOptions
 Melds = Mapping[int, tuple[int, int]]
 
 
+_NATURALS = range(11)
+
+
 def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int) -> bool:
     """Can every card of ``c`` be melded, leaving the side with a canasta?
 
@@ -33,12 +36,14 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
     if b3 and (b3 + b3_on_table) not in (3, 4):
         return False
     wilds = c[JOKER] + c[DEUCE]
+    caps = opts.wild_caps
+    get = melds.get
     cap = 0
     must = 0  # new melds of two naturals, each needing one wild card
     need = 99  # fewest wild cards that complete some canasta
-    for k in range(11):
+    for k in _NATURALS:
         n = c[k]
-        meld = melds.get(k)
+        meld = get(k)
         if meld is not None:
             big_n = meld[0] + n
             w0 = meld[1]
@@ -50,9 +55,9 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
             big_n, w0 = n, 0
             if n == 2:
                 must += 1
-        room = opts.wild_cap(big_n) - w0
-        if meld is None and n == 2 and room < 1:
-            return False
+                if caps[2] < 1:
+                    return False
+        room = caps[big_n] - w0
         cap += room
         if big_n >= 4:
             short = 7 - big_n - w0
@@ -73,7 +78,7 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     """
     # A lone natural with no meld to join can only leave as the discard: find them first.
     lone = -1
-    for k in range(11):
+    for k in _NATURALS:
         if c[k] == 1 and k not in melds:
             if lone >= 0 or not allow_discard:
                 return False
@@ -91,15 +96,16 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
         return True
     if not allow_discard:
         return False
+    # With no lone card, discarding a natural or a black three only makes melding harder
+    # (fewer naturals: more wild cards needed, less room for them), and a red three is never
+    # melded: only the discard of a wild card can help, when the hand holds more wild cards
+    # than its melds may take.  Jokers and deuces count alike here.
+    wild = JOKER if c[JOKER] else DEUCE if c[DEUCE] else -1
+    if wild < 0:
+        return False
     cc = list(c)
-    for k in range(15):
-        if cc[k]:
-            cc[k] -= 1
-            ok = _meld_all(cc, melds, opts, b3_on_table)
-            cc[k] += 1
-            if ok:
-                return True
-    return False
+    cc[wild] -= 1
+    return _meld_all(cc, melds, opts, b3_on_table)
 
 
 def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[int, int]:
@@ -111,27 +117,29 @@ def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[
     total = 0
     used = 0
     cap = 0
+    caps = opts.wild_caps
+    get = melds.get
     pairs: list[int] = []
-    for k in range(11):
+    for k in _NATURALS:
         n = c[k]
-        meld = melds.get(k)
+        meld = get(k)
         if meld is not None:
             total += n * KIND_VALUES[k]
             used += n
-            cap += opts.wild_cap(meld[0] + n) - meld[1]
+            cap += caps[meld[0] + n] - meld[1]
         elif n >= 3:
             total += n * KIND_VALUES[k]
             used += n
-            cap += opts.wild_cap(n)
-        elif n == 2 and opts.wild_cap(2) >= 1:
+            cap += caps[n]
+        elif n == 2 and caps[2] >= 1:
             pairs.append(k)
     wilds = c[JOKER] + c[DEUCE]
     if pairs and wilds:
-        pairs.sort(key=lambda k: KIND_VALUES[k], reverse=True)
+        pairs.sort(key=KIND_VALUES.__getitem__, reverse=True)
         for k in pairs[:wilds]:
             total += 2 * KIND_VALUES[k]
             used += 2
-            cap += opts.wild_cap(2)
+            cap += caps[2]
     placed = min(wilds, cap)
     pj = min(c[JOKER], placed)
     pd = placed - pj

@@ -35,6 +35,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
@@ -120,6 +121,13 @@ def _count_word(n: int, kind: int) -> str:
     if n == 1:
         return f"one {KIND_SINGULAR[kind]}"
     return f"{n} {KIND_NAMES[kind]}"
+
+
+def _holding(hand: list[list[int]], top: int) -> str:
+    """"you hold ..." for a refused take: the top card's kind, and the wild cards if any."""
+    parts = [_count_word(len(hand[top]), top)] + [_count_word(len(hand[kind]), kind)
+                                                  for kind in (JOKER, DEUCE) if hand[kind]]
+    return "you hold " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
 class State:
@@ -399,7 +407,7 @@ class State:
 
     def hand_counts(self, seat: int | str) -> list[int]:
         """Count of each card kind in a seat's hand."""
-        return [len(k) for k in self.hands[seat_index(seat)]]
+        return list(map(len, self.hands[seat_index(seat)]))
 
     def meld_summary(self, side: int) -> dict[int, tuple[int, int]]:
         """``{kind: (naturals, wilds)}`` for a side's melds."""
@@ -447,37 +455,172 @@ class State:
 
         Actions that differ only in which of two identical cards is used are
         the same action.  Listing them never changes the state.  The list is
-        exactly the actions for which :meth:`explain` finds nothing wrong.
+        exactly the actions for which :meth:`explain` finds nothing wrong, in
+        the order of the structural candidates; checks that cannot fail are
+        skipped (tests/test_legal_fast.py holds the two to each other).
         """
         phase = self.phase
-        if phase != MELD:
-            return [a for a in self._candidates() if self._check(a) is None]
+        if phase == MELD:
+            return self._legal_meld()
+        if phase == DRAW:
+            return self._legal_draw()
+        if phase == ANSWER:
+            return [_YES, _NO]
+        if phase == HAND_OVER:
+            return [_DEAL]
+        return []
+
+    def _legal_draw(self) -> list[Action]:
+        """Legal actions before drawing: draw, ask, the ways to take the pack, melds shown to
+        take it, and declining it at an empty stock."""
+        seat = self.turn
+        side = seat & 1
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if not self.shown:
+            if self.stock:
+                out.append(_DRAW_ACTION)
+                if not self.asked:
+                    # R-ASK-1: only with no lone natural, going out without a discard
+                    melds = self.melds[side]
+                    for k in _NATURAL_RANGE:
+                        if len(hand[k]) == 1 and k not in melds:
+                            break
+                    else:
+                        if can_go_out(list(map(len, hand)), self.meld_summary(side), self.options,
+                                      allow_discard=False):
+                            out.append(_ASK)
+        pile = self.pile
+        if pile:
+            top = CARD_KIND[pile[-1]]
+            if top < 11:
+                for a in self._take_candidates(seat):
+                    if self._why_not_take(seat, a) is None:
+                        out.append(a)
+                if not self.initial[side] and len(hand[top]) >= 2:
+                    cands: list[Action] = []
+                    self._meld_candidates(hand, self.melds[side], cands, exclude=top)
+                    if cands:
+                        base = (list(map(len, hand)), self.meld_summary(side))
+                        for a in cands:
+                            if self._why_not_meld(seat, a, base) is None:
+                                out.append(a)
+        if not self.stock and not self.shown and self._check(_PASS) is None:
+            out.append(_PASS)
+        return out
+
+    def _legal_meld(self) -> list[Action]:  # noqa: C901 - the candidates and their short cuts
+        """Legal actions after drawing: melds and additions, discards and asking."""
         seat = self.turn
         side = seat & 1
         hand = self.hands[seat]
         size = self.hand_size[seat]
+        melds = self.melds[side]
+        initial = self.initial[side]
+        must_out = self.must_out
         out: list[Action] = []
-        if self.initial[side] and not self.must_out and self.answer is None and size >= 5:
-            # nothing can strand the player: every meld and addition the cards allow is legal
-            self._meld_candidates(hand, self.melds[side], out, -1)
-        elif (not self.initial[side] and not self.pending and not self.must_out and self.answer is None
-              and not self._could_open(seat)):
-            pass  # no first meld can reach the minimum or go out: none is offered (R-MIN-1)
+        append = out.append
+        # the structural meld candidates (as _meld_candidates), counting lone naturals on the way
+        counts = list(map(len, hand))
+        nj = counts[JOKER]
+        nd = counts[DEUCE]
+        caps = self.options.wild_caps
+        pair_wild = caps[2] >= 1 and (nj or nd)
+        lone = 0
+        points = 50 * nj + 20 * nd  # at least what any melds this turn could count
+        if melds:
+            get = melds.get
+            for k, n in zip(_NATURAL_RANGE, counts):
+                m = get(k)
+                if m is not None:
+                    acts = _ADDS[k]
+                    if n:
+                        append(acts[0])
+                        points += n * KIND_VALUES[k]
+                    if len(m[1]) < caps[len(m[0])]:
+                        if nj:
+                            append(acts[1])
+                        if nd:
+                            append(acts[2])
+                elif n >= 2:
+                    acts = _MELDS[k]
+                    points += n * KIND_VALUES[k]
+                    if n >= 3:
+                        append(acts[0])
+                    if pair_wild:
+                        if nj:
+                            append(acts[1])
+                        if nd:
+                            append(acts[2])
+                elif n == 1:
+                    lone += 1
         else:
-            cands: list[Action] = []
-            self._meld_candidates(hand, self.melds[side], cands, -1)
-            check = self._check
-            out = [a for a in cands if check(a) is None]
+            points = 0  # here: the three-or-mores, the pairs when a wild card is held, then the wild cards
+            for k, n in zip(_NATURAL_RANGE, counts):
+                if n >= 2:
+                    acts = _MELDS[k]
+                    if n >= 3:
+                        append(acts[0])
+                        points += n * KIND_VALUES[k]
+                    if pair_wild:
+                        if n == 2:
+                            points += 2 * KIND_VALUES[k]
+                        if nj:
+                            append(acts[1])
+                        if nd:
+                            append(acts[2])
+                elif n == 1:
+                    lone += 1
+            if out:
+                points += 50 * nj + 20 * nd
+        base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
+        b3 = counts[BLACK_THREE]
+        closed = (not initial and not self.pending and not must_out and self.answer is None
+                  and (bool(out) or b3 > 0) and not self._could_open(counts, side, lone, points))
+        if closed:
+            out = []  # no first meld can reach the minimum or go out: none is offered (R-MIN-1)
+        elif out:
+            if initial and not must_out:
+                # no minimum to reach: a candidate that leaves two cards or more is always legal
+                # (_why_not_after); only those that leave one card or none are checked
+                if size < 5 or self.answer is not None:
+                    cands = out
+                    out = []
+                    for a in cands:
+                        if size - (1 if a[0] == "add" else 3) >= 2:
+                            out.append(a)
+                        else:
+                            if base is None:
+                                base = (counts, self.meld_summary(side))
+                            if self._why_not_after_meld(seat, a, base) is None:
+                                out.append(a)
+            else:
+                base = (counts, self.meld_summary(side))
+                cands = out
+                out = []
+                check = self._why_not_after_meld if initial else self._why_not_meld
+                for a in cands:
+                    if check(seat, a, base) is None:
+                        out.append(a)
+        # black threes go down only when going out (R-MELD-4): always checked
+        if b3 and not closed:
+            cand: Action | None = None
+            b3m = melds.get(BLACK_THREE)
+            if b3m is not None:
+                if len(b3m[0]) < 4:
+                    cand = ("add", BLACK_THREE, BLACK_THREE)
+            elif b3 >= 3:
+                cand = ("meld", BLACK_THREE, 3, 0, 0)
+            if cand is not None and self._check(cand) is None:
+                out.append(cand)
         if size == 1:
-            for k in range(NUM_KINDS - 1):
-                if hand[k] and self._check(_DISCARDS[k]) is None:
-                    out.append(_DISCARDS[k])
-        elif not self.must_out and not (self.pending and not self.initial[side]):
-            for k in range(NUM_KINDS - 1):
-                if hand[k]:
-                    out.append(_DISCARDS[k])
-        if not self.asked and not self.melded_turn and not self.took_pack and self._check(_ASK) is None:
-            out.append(_ASK)
+            if self.answer is not False and self.side_has_canasta(side):
+                out.extend(compress(_DISCARDS, hand))
+        elif not must_out and not (self.pending and not initial):
+            out.extend(compress(_DISCARDS, hand))  # a discard of each kind held
+        if not self.asked and not self.melded_turn and not self.took_pack and lone <= 1:
+            if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options):
+                out.append(_ASK)
         return out
 
     def _candidates(self) -> list[Action]:
@@ -714,25 +857,27 @@ class State:
                 return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
                         "the stock is empty")
             ok = self._lone_naturals(seat) == 0 and can_go_out(
-                self.hand_counts(seat), self.meld_summary(seat & 1), self.options, allow_discard=False)
+                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options, allow_discard=False)
         else:
             if self.took_pack:
                 return ("R-ASK-4", "You can't ask after taking the pack")
             if self.melded_turn:
                 return ("R-ASK-4", "You can't ask after melding this turn")
             ok = self._lone_naturals(seat) <= 1 and can_go_out(
-                self.hand_counts(seat), self.meld_summary(seat & 1), self.options)
+                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options)
         if not ok:
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
                     "your whole hand with a canasta for your side")
         return None
 
-    def _could_open(self, seat: int) -> bool:
-        """Whether the hand holds an initial meld worth the minimum, or could go out concealed."""
-        counts = self.hand_counts(seat)
-        if max_meld_points(counts, {}, self.options, keep=2) >= self.minimums[seat & 1]:
+    def _could_open(self, counts: list[int], side: int, lone: int, most: int) -> bool:
+        """Whether a hand (kind ``counts``) holds an initial meld worth the side's minimum, or could
+        go out concealed.  ``lone``: its lone naturals (see :meth:`_lone_naturals`); ``most``: a bound
+        on the points its melds could count (at least :func:`max_meld_points` with no melds)."""
+        need = self.minimums[side]
+        if most >= need and max_meld_points(counts, {}, self.options, keep=2) >= need:
             return True
-        return self._lone_naturals(seat) <= 1 and can_go_out(counts, {}, self.options)
+        return lone <= 1 and can_go_out(counts, {}, self.options)
 
     def _lone_naturals(self, seat: int) -> int:
         """Naturals held singly with no meld to join: each can leave the hand only as the discard."""
@@ -760,18 +905,13 @@ class State:
             return ("R-PACK-1", "You can't take the pack: the discard pile is empty")
         top_card = self.pile[-1]
         top = CARD_KIND[top_card]
-        topname = format_card(top_card, glyphs=True)
         if top >= 11:
-            return ("R-PACK-3", f"You can't take the pack: {topname} is on top; "
+            return ("R-PACK-3", f"You can't take the pack: {format_card(top_card, glyphs=True)} is on top; "
                     "a natural card must be discarded on it first")
         if k != top:
-            return ("R-PACK-1", f"The top card is {topname}, not a {KIND_SINGULAR[k]}")
-        have_n, have_j, have_d = len(hand[top]), len(hand[JOKER]), len(hand[DEUCE])
-        parts = [_count_word(have_n, top)] + [_count_word(x, kind) for x, kind in ((have_j, JOKER),
-                                                                                  (have_d, DEUCE)) if x]
-        holding = "you hold " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
-        if n > have_n or j > have_j or d > have_d:
-            return ("R-PACK-2", f"You can't take the pack that way: {holding}")
+            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not a {KIND_SINGULAR[k]}")
+        if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
+            return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
         if self.hand_size[seat] == 1 and len(self.pile) == 1:
             return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
         melds = self.melds[side]
@@ -779,7 +919,7 @@ class State:
         if not self.initial[side] or self.freeze_at >= 0:
             if n < 2:
                 return ("R-PACK-4", f"You can't take the pack: {self._frozen_reason(side)}, so you need a "
-                        f"natural pair of {KIND_NAMES[top]}; {holding}")
+                        f"natural pair of {KIND_NAMES[top]}; {_holding(hand, top)}")
             if self.initial[side]:
                 if (n, j, d) != (2, 0, 0):
                     return ("R-PACK-4", "Take a frozen pack with just the natural pair; add more cards after")
@@ -806,7 +946,7 @@ class State:
             if (n, j, d) not in ((2, 0, 0), (1, 1, 0), (1, 0, 1)):
                 if (n, j, d) == (0, 0, 0):
                     return ("R-PACK-2", f"Your side has no meld of {KIND_NAMES[top]}: you need a natural pair "
-                            f"or one {KIND_SINGULAR[top]} and a wild card; {holding}")
+                            f"or one {KIND_SINGULAR[top]} and a wild card; {_holding(hand, top)}")
                 return ("R-PACK-2", "Take the pack with a natural pair, or one natural and one wild card; "
                         "add more cards after")
             if j + d > cap(n + 1):
@@ -816,7 +956,7 @@ class State:
         reds = sum(1 for c in rest if CARD_KIND[c] == RED_THREE)
         left = self.hand_size[seat] - n - j - d + len(rest) - reds
         if left <= 1 or self.must_out:
-            counts = self.hand_counts(seat)
+            counts = list(map(len, self.hands[seat]))
             counts[top] -= n
             counts[JOKER] -= j
             counts[DEUCE] -= d
@@ -851,7 +991,32 @@ class State:
                         "and you must keep a card after discarding")
         return None
 
-    def _why_not_meld(self, seat: int, a: Action) -> tuple[str, str] | None:
+    def _why_not_after_meld(self, seat: int, a: Action,
+                            base: tuple[list[int], dict[int, tuple[int, int]]]) -> tuple[str, str] | None:
+        """:meth:`_why_not_meld` for a candidate from the listing (the right cards, room for the
+        wild cards, no black threes) of a side past its initial meld, after drawing: only the
+        look-ahead is left to check."""
+        counts = base[0][:]
+        summary = base[1].copy()
+        if a[0] == "meld":
+            _, k, n, j, d = a
+            counts[k] -= n
+            counts[JOKER] -= j
+            counts[DEUCE] -= d
+            summary[k] = (n, j + d)
+            used = n + j + d
+        else:
+            _, k, w = a
+            nat, wild = summary[k]
+            counts[w] -= 1
+            summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
+            used = 1
+        return self._why_not_after(seat, counts, summary, self.hand_size[seat] - used, b3_on_table=self.b3_melded)
+
+    def _why_not_meld(self, seat: int, a: Action,
+                      base: tuple[list[int], dict[int, tuple[int, int]]] | None = None) -> tuple[str, str] | None:
+        """Why a meld or an addition is refused.  ``base``: the seat's hand counts and its side's
+        meld summary when the caller has them already (they are copied, not changed)."""
         side = seat & 1
         hand = self.hands[seat]
         melds = self.melds[side]
@@ -868,8 +1033,12 @@ class State:
             if k == BLACK_THREE:
                 return ("R-MELD-4", "Black threes can be melded only when going out")
             showing = True
-        counts = self.hand_counts(seat)
-        summary = self.meld_summary(side)
+        if base is None:
+            counts = list(map(len, self.hands[seat]))
+            summary = self.meld_summary(side)
+        else:
+            counts = base[0][:]
+            summary = base[1].copy()
         b3_on_table = self.b3_melded
         if verb == "meld":
             _, k, n, j, d = a
@@ -1059,8 +1228,11 @@ class State:
             kn = self.known[seat]
             if kn[k]:
                 kn[k] -= 1
-            self.pile.append(card)
-            self._freeze_if_needed(card)
+            pile = self.pile
+            pile.append(card)
+            if self.freeze_at < 0 and (k == JOKER or k == DEUCE or (
+                    k == BLACK_THREE and self.options.black_three == "freezes")):
+                self.freeze_at = len(pile) - 1  # as _freeze_if_needed (not an upcard)
             if self.hand_size[seat] == 0:
                 self._go_out(seat)  # judged before this turn's melds count as earlier ones
                 return
@@ -1068,6 +1240,9 @@ class State:
                 self.has_melded[seat] = True
             self.turn = (seat + 1) % 4
             self._start_turn()
+        elif verb == "draw":
+            if self._draw_card(seat):
+                self.phase = MELD
         elif verb == "add":
             _, k, w = a
             card = self.hands[seat][w].pop()
@@ -1097,9 +1272,6 @@ class State:
             if k == BLACK_THREE:
                 self.must_out = True
             self._after_meld(seat, n * KIND_VALUES[k] + 50 * j + 20 * d, k)
-        elif verb == "draw":
-            if self._draw_card(seat):
-                self.phase = MELD
         elif verb == "take":
             self._take(seat, a)
         elif verb == "ask":
@@ -1279,7 +1451,7 @@ def _action_text(a: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-_DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS))
+_DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))  # red threes are never held to discard
 _ADDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
 _MELDS: tuple[tuple[Action, Action, Action], ...] = tuple(

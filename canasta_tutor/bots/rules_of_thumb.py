@@ -49,9 +49,25 @@ def want_go_out(v: View) -> bool:
     return ours >= 3
 
 
+#: Size from which the pack is worth stopping the next player from taking it.
+WORTH_STOPPING = 4
+#: Size from which the pack is worth a wild card to freeze it against the next player.
+WORTH_FREEZING = 8
+
+
+def next_player_waiting(v: View) -> bool:
+    """Whether the next player could take a pack worth having: it is open to them (not frozen,
+    their side has melded) and holds at least :data:`WORTH_STOPPING` cards."""
+    return v.freeze_at < 0 and v.initial[1 - v.side] and v.pile_size >= WORTH_STOPPING
+
+
 def discard_scores(v: View) -> dict[int, float]:
     """Lower is a better discard.  Safety first (P-SAFE-DISCARD), then keeping pairs
-    (P-HOLD-PAIRS) and wild cards, then the points left in hand (P-COUNT-CARDS)."""
+    (P-HOLD-PAIRS, more so when the pack is frozen against us and worth taking, since only a
+    natural pair takes it) and wild cards, then the points left in hand (P-COUNT-CARDS).
+    Stop cards: a black three is the first discard (P-STOP-THREE); when the next player is
+    waiting for a big pack and every other discard would feed it, a wild card freezes it
+    instead (P-FREEZE)."""
     hand = v.hand
     side = v.side
     opp = 1 - side
@@ -59,8 +75,11 @@ def discard_scores(v: View) -> dict[int, float]:
     opp_melds = v.melds[opp]
     our_melds = v.melds[side]
     pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
+    waiting = next_player_waiting(v)
+    frozen_for_us = v.freeze_at >= 0 or not v.initial[side]
     opp_near_out = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4]) <= 3
     freeze_wanted = v.initial[opp] and not v.initial[side] and v.freeze_at < 0 and v.pile_size >= 4
+    stop_with_wild = waiting and v.pile_size >= WORTH_FREEZING and not hand[BLACK_THREE]
     scores: dict[int, float] = {}
     for k in range(NUM_KINDS - 1):
         n = hand[k]
@@ -68,11 +87,15 @@ def discard_scores(v: View) -> dict[int, float]:
             continue
         s = 0.0
         if k == BLACK_THREE:
+            # the safest discard of all: it stops the next player.  (Keeping it back until the next
+            # player is waiting lost about 45 points a deal in rules-of-thumb duplicate play.)
             s = -40.0
         elif k in _WILD:
             s = 120.0 if k == JOKER else 90.0
             if freeze_wanted:
                 s = -30.0 if k == DEUCE else 10.0
+            elif stop_with_wild:
+                s = 30.0 if k == DEUCE else 80.0
         else:
             if pile_open_to_next and k in opp_melds:
                 s += 200.0
@@ -81,7 +104,7 @@ def discard_scores(v: View) -> dict[int, float]:
             if k in our_melds:
                 s += 25.0  # we could add it to our meld instead
             if n == 2:
-                s += 35.0
+                s += 60.0 if frozen_for_us and v.pile_size >= WORTH_STOPPING else 35.0
             elif n >= 3:
                 s += 60.0
             if v.pile_top == k:
@@ -241,4 +264,5 @@ def _meld_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[
     return legal[0], []
 
 
-__all__ = ["RulesOfThumbBot", "decide", "discard_scores", "want_go_out", "hand_points", "take_cost"]
+__all__ = ["RulesOfThumbBot", "decide", "discard_scores", "want_go_out", "hand_points", "take_cost",
+           "next_player_waiting"]
