@@ -161,7 +161,7 @@ function scoreHTML(v) {
   const s = v.score;
   const rows = s.rows.map((r) => `<tr><th>Hand ${esc(r[0])}</th><td>${esc(r[1])}</td><td>${esc(r[2])}</td></tr>`).join("");
   const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${esc(s.pending)}</div>` : "";
-  const turn = v.turn_line ?? `Deal ${v.deal + 1} \u00b7 ${v.turn_text}`;
+  const turn = v.deal_label ? `${v.deal_label} \u00b7 ${v.turn_text}` : v.turn_text;
   return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th><td class="ct-we">${esc(s.we)}</td><td class="ct-they">${esc(s.they)}</td></tr><tr><th>Initial meld</th><td title="${s.initial_we ? "made" : "still needed"}">${esc(s.min_we)}${s.initial_we ? " \u2713" : ""}</td><td title="${s.initial_they ? "made" : "still needed"}">${esc(s.min_they)}${s.initial_they ? " \u2713" : ""}</td></tr></tbody></table><div class="ct-turn" aria-live="polite">${esc(turn)}</div>${pending}</div>`;
 }
 
@@ -223,8 +223,7 @@ function logHTML(v) {
   const items = log.map((e, n) => {
     if (typeof e === "string") return `<li data-i="${n}">${withRuleLinks(e)}</li>`;
     const why = e.why ? `<div class="ct-why">${withRuleLinks(e.why)}</div>` : "";
-    const who = e.who ? `<span class="ct-who">${esc(e.who)}</span> ` : "";
-    return `<li data-i="${esc(e.i ?? n)}" data-kind="${esc(e.kind ?? "")}" data-seat="${esc(e.seat ?? "")}">${who}${withRuleLinks(e.text)}${why}</li>`;
+    return `<li data-i="${esc(e.i ?? n)}" data-kind="${esc(e.kind ?? "")}" data-seat="${esc(e.seat ?? "")}" data-who="${esc(e.who ?? "")}">${withRuleLinks(e.text)}${why}</li>`;
   }).join("");
   return `<div class="ct-panel ct-log-panel"><h4>Table talk</h4><ol class="ct-log" data-scroll="log" tabindex="0" aria-label="table talk: every move of this hand">${items}</ol></div>`;
 }
