@@ -22,6 +22,8 @@ pytestmark = pytest.mark.browser
 def test_unrun_play_notebook_shows_a_styled_table(lab):
     page = lab.open("play.ipynb", kernel=False)
     lab.open_side_bar()
+    # JupyterLab draws only the cells in view: scroll to the table's cell
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.content.scrollToItem(2, 'start')")
     stored = page.locator(".jp-OutputArea-output .ct-table.ct-static").first
     expect(stored).to_be_visible()
     # not trusted, as in a fresh clone: the sanitizer removed the stored <style> elements
