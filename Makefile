@@ -83,7 +83,12 @@ test-notebooks: $(STAMP)
 test-browser: $(STAMP) chromium
 	$(PYTEST) -q -m browser tests/browser
 
-lab: install
+# The rule book, served beside the notebooks so that their links open it in the Lab;
+# seeds/rules.md stays the source (a unit test checks that the copy is current).
+notebooks/rules.md: seeds/rules.md
+	cp $< $@
+
+lab: install notebooks/rules.md
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=$(IP) --port=$(PORT) $(ALLOW_ROOT) \
 	  --LabApp.default_url=/lab/tree/index.ipynb
 

@@ -31,6 +31,7 @@ import traitlets
 
 from .display import asset_path, state_html
 from .game import Game
+from .inline_css import inline_styles
 from .observer import Observation
 from .state import GAME_OVER, HAND_OVER, SEATS, State
 from .tutor.session import Policy, TableSession
@@ -102,8 +103,11 @@ class CanastaTable(anywidget.AnyWidget):
                 f"phase={s.phase!r}, turn={s.current_seat!r})")
 
     def _repr_html_(self) -> str:
-        """Static HTML of the learner's view, for exports and viewers without a kernel."""
-        return state_html(self.state, seat=SEATS[self.me], four_colour=self.session.four_colour)
+        """Static HTML of the learner's view, for exports and viewers without a kernel.
+
+        The styles are inlined: an untrusted notebook (a fresh clone) drops ``<style>`` from stored outputs.
+        """
+        return inline_styles(state_html(self.state, seat=SEATS[self.me], four_colour=self.session.four_colour))
 
     def status(self) -> str:
         """One stable line about the Python-side state (the browser test re-runs a cell printing it)."""

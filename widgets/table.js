@@ -2,9 +2,13 @@
 //
 // Python is the single source of truth.  This module draws the synced `view`
 // (public facts and the learner's own cards only) and sends intents with
-// model.send({intent: ...}).  Card faces are HTML/CSS: nothing is fetched.
+// model.send({type: ..., rev: ...}); it never writes a synced trait.  Every
+// word a learner reads about the game (messages, counts, rule texts, hints)
+// comes from Python; this file only lays it out.  Card faces are HTML/CSS:
+// nothing is fetched.
 // Stable hooks for tests: .ct-table[data-rev], .ct-my-hand .ct-card[data-idx],
-// .ct-btn[data-intent], .ct-message, .ct-meld[data-kind], .ct-pile, .ct-stock-count.
+// .ct-btn[data-intent], .ct-message, .ct-meld[data-kind], .ct-pile, .ct-stock-count,
+// .ct-rule-link[data-rule], .ct-rule-panel[data-rule], .ct-hint, .ct-log li[data-i].
 
 const RANK_NAMES = { "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
   "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
@@ -12,14 +16,24 @@ const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_GLYPHS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const COLOURS_2 = { S: "black", H: "red", D: "red", C: "black" };
 const COLOURS_4 = { S: "black", H: "red", D: "blue", C: "green" };
-const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const KEYS = { d: "draw", t: "take", m: "meld", a: "add", x: "discard", p: "ask", o: "go_out",
   h: "hint", u: "undo", n: "new_hand" };
 const PLAY_BUTTONS = new Set(["draw", "take", "meld", "add", "discard", "go_out"]);
+// Intents that change the game: while one is on its way, the buttons are disabled.
+const BLOCKING = new Set(["draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "undo",
+  "new_hand", "yes", "no"]);
+const INFLIGHT_TIMEOUT_MS = 10000;
+const RULE_RE = /\[?\b(R-[A-Z]+-\d+)\b\]?/g;
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
     '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// Escape a text from Python and turn each rule number in it into a link that asks Python for the rule.
+export function withRuleLinks(text) {
+  return esc(text).replace(RULE_RE, (all, id) =>
+    `<button type="button" class="ct-rule-link" data-rule="${id}" title="Show rule ${id}">${esc(all)}</button>`);
 }
 
 export function cardLabel(code) {
@@ -27,18 +41,21 @@ export function cardLabel(code) {
   return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
 }
 
+export function cardFace(code) {
+  return code === "JK" ? "JKR" : (code[0] === "T" ? "10" : code[0]);
+}
+
 function cardInner(code) {
   if (code === "JK") {
     return '<span class="ct-rank" aria-hidden="true">JKR</span><span class="ct-suit" aria-hidden="true">\u2605</span>';
   }
-  const face = code[0] === "T" ? "10" : code[0];
-  return `<span class="ct-rank" aria-hidden="true">${face}</span><span class="ct-suit" aria-hidden="true">${SUIT_GLYPHS[code[1]]}</span>`;
+  return `<span class="ct-rank" aria-hidden="true">${cardFace(code)}</span><span class="ct-suit" aria-hidden="true">${SUIT_GLYPHS[code[1]]}</span>`;
 }
 
 function cardClasses(code, four) {
   if (code === "JK") return "ct-card ct-joker ct-wild";
   const colour = (four ? COLOURS_4 : COLOURS_2)[code[1]];
-  return `ct-card ct-${colour}${code[0] === "2" ? " ct-wild" : ""}`;
+  return `ct-card ct-${colour}${code[0] === "2" ? " ct-wild" : ""}${code[0] === "T" ? " ct-ten" : ""}`;
 }
 
 function card(code, four) {
@@ -54,8 +71,15 @@ function groupOf(code) {
   return 1;
 }
 
+function countText(p) {
+  if (p.count_text != null) return p.count_text;
+  return `${p.count} ${p.count === 1 ? "card" : "cards"}`;
+}
+
 function handHTML(v, four, focusIdx) {
   const sel = new Set(v.selected);
+  const hinted = new Set((v.hint && v.hint.cards) || []);
+  const labels = v.labels || [];
   let out = "";
   let prev = null;
   v.hand.forEach((code, i) => {
@@ -63,20 +87,22 @@ function handHTML(v, four, focusIdx) {
     if (prev !== null && g !== prev) out += '<span class="ct-group-gap" aria-hidden="true"></span>';
     prev = g;
     const on = sel.has(i);
-    out += `<span class="${cardClasses(code, four)}${on ? " ct-selected" : ""}" data-card="${esc(code)}" data-idx="${i}" role="button" tabindex="${i === focusIdx ? 0 : -1}" aria-pressed="${on}" aria-label="${esc(v.labels[i] || cardLabel(code))}" title="${esc(v.labels[i] || cardLabel(code))}">${cardInner(code)}</span>`;
+    const hint = hinted.has(i);
+    const label = (labels[i] || cardLabel(code)) + (hint ? " (suggested by the hint)" : "");
+    out += `<span class="${cardClasses(code, four)}${on ? " ct-selected" : ""}${hint ? " ct-hinted" : ""}" data-card="${esc(code)}" data-idx="${i}" role="button" tabindex="${i === focusIdx ? 0 : -1}" aria-pressed="${on}" aria-label="${esc(label)}" title="${esc(label)}">${cardInner(code)}</span>`;
   });
-  return `<div class="ct-hand ct-my-hand" role="group" aria-label="Your hand: ${v.hand.length} cards. Arrow keys move, Space selects.">${out || '<span class="ct-none">no cards</span>'}</div>`;
+  return `<div class="ct-hand ct-my-hand" role="group" aria-label="Your hand: ${esc(countText({ count: v.hand.length }))}. Arrow keys move, Space selects.">${out || '<span class="ct-none">no cards</span>'}</div>`;
 }
 
 function seatHTML(pos, p, v, four, focusIdx) {
   const active = p.active ? " ct-active" : "";
   const dealer = p.dealer ? ' <span class="ct-dealer" title="dealer">D</span>' : "";
-  const thinking = p.active && pos !== "bottom" && v.phase !== "hand_over" ? " ct-thinking" : "";
-  const head = `<div class="ct-seat-name${thinking}">${esc(p.name)} (${p.seat})${dealer} <span class="ct-count" data-count="${p.count}">${p.count} cards</span></div>`;
+  const thinking = p.active && pos !== "bottom" && v.phase !== "hand_over" && v.phase !== "game_over" ? " ct-thinking" : "";
+  const head = `<div class="ct-seat-name${thinking}">${esc(p.name)} (${esc(p.seat)})${dealer} <span class="ct-count" data-count="${p.count}">${esc(countText(p))}</span></div>`;
   let body;
   if (pos === "bottom") body = handHTML(v, four, focusIdx);
-  else body = `<div class="ct-backs" role="img" aria-label="${esc(p.name)}: ${p.count} cards, face down">${BACK.repeat(Math.min(p.count, 15))}</div>`;
-  return `<div class="ct-seat ct-seat-${pos}${active}" data-seat="${p.seat}">${head}${body}</div>`;
+  else body = `<div class="ct-backs" role="img" aria-label="${esc(p.name)}: ${esc(countText(p))}, face down">${BACK.repeat(Math.min(p.count, 15))}</div>`;
+  return `<div class="ct-seat ct-seat-${pos}${active}" data-seat="${esc(p.seat)}">${head}${body}</div>`;
 }
 
 function meldHTML(m, four, own) {
@@ -121,19 +147,22 @@ function pileHTML(v, four) {
     const top = p.top_sideways ? `<span class="ct-sideways-top">${card(p.top, four)}</span>` : card(p.top, four);
     inner = `${freezer}<span class="ct-pile-top">${top}</span>${tag}`;
   }
-  let note = "";
-  if (p.frozen_all) note = "frozen for everyone: take it only with a natural pair";
-  else if (p.frozen_us) note = "frozen for us until our initial meld";
-  if (p.blocked) note = "blocked: a wild card or a three is on top";
+  let note = p.note ?? "";
+  if (p.note == null) {
+    if (p.frozen_all) note = "frozen for everyone: take it only with a natural pair";
+    else if (p.frozen_us) note = "frozen for us until our initial meld";
+    if (p.blocked) note = "blocked: a wild card or a three is on top";
+  }
   const label = `discard pile: ${p.size} cards${p.frozen_all ? ", frozen" : ""}${p.top ? ", top card " + cardLabel(p.top) : ""}`;
-  return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${esc(note)}</div>` : ""}</div>`;
+  return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${withRuleLinks(note)}</div>` : ""}</div>`;
 }
 
 function scoreHTML(v) {
   const s = v.score;
-  const rows = s.rows.map((r) => `<tr><th>Hand ${r[0]}</th><td>${r[1]}</td><td>${r[2]}</td></tr>`).join("");
-  const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${s.pending}</div>` : "";
-  return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th><td class="ct-we">${s.we}</td><td class="ct-they">${s.they}</td></tr><tr><th>Initial meld</th><td title="${s.initial_we ? "made" : "still needed"}">${s.min_we}${s.initial_we ? " \u2713" : ""}</td><td title="${s.initial_they ? "made" : "still needed"}">${s.min_they}${s.initial_they ? " \u2713" : ""}</td></tr></tbody></table><div class="ct-turn" aria-live="polite">Deal ${v.deal + 1} \u00b7 ${esc(v.turn_text)}</div>${pending}</div>`;
+  const rows = s.rows.map((r) => `<tr><th>Hand ${esc(r[0])}</th><td>${esc(r[1])}</td><td>${esc(r[2])}</td></tr>`).join("");
+  const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${esc(s.pending)}</div>` : "";
+  const turn = v.deal_label ? `${v.deal_label} \u00b7 ${v.turn_text}` : v.turn_text;
+  return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th><th>They</th></tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th><td class="ct-we">${esc(s.we)}</td><td class="ct-they">${esc(s.they)}</td></tr><tr><th>Initial meld</th><td title="${s.initial_we ? "made" : "still needed"}">${esc(s.min_we)}${s.initial_we ? " \u2713" : ""}</td><td title="${s.initial_they ? "made" : "still needed"}">${esc(s.min_they)}${s.initial_they ? " \u2713" : ""}</td></tr></tbody></table><div class="ct-turn" aria-live="polite">${esc(turn)}</div>${pending}</div>`;
 }
 
 function resultHTML(v) {
@@ -142,24 +171,71 @@ function resultHTML(v) {
   const rows = [["natural_canastas", "Natural canastas"], ["mixed_canastas", "Mixed canastas"],
     ["red_threes", "Red threes"], ["going_out", "Going out"], ["concealed", "Concealed"],
     ["melded", "Cards melded"], ["in_hand", "Cards in hand"], ["total", "Hand total"]];
-  const body = rows.map(([k, l]) => `<tr${k === "total" ? ' class="ct-total"' : ""}><th>${l}</th><td>${r.we[k]}</td><td>${r.they[k]}</td></tr>`).join("");
-  const head = r.game_over ? (r.winner === "we" ? "Game over: you win!" : "Game over: they win") :
-    (r.went_out ? `${esc(r.went_out)} went out${r.concealed ? " concealed" : ""}` : "The stock ran out");
-  return `<div class="ct-panel ct-result-panel"><h4>${head}</h4><table class="ct-result"><thead><tr><th>This hand</th><th>We</th><th>They</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  const body = rows.map(([k, l]) => `<tr${k === "total" ? ' class="ct-total"' : ""}><th>${l}</th><td>${esc(r.we[k])}</td><td>${esc(r.they[k])}</td></tr>`).join("");
+  const head = r.headline ?? (r.game_over ? (r.winner === "we" ? "Game over: you win!" : "Game over: they win") :
+    (r.went_out ? `${r.went_out} went out${r.concealed ? " concealed" : ""}` : "The stock ran out"));
+  return `<div class="ct-panel ct-result-panel"><h4>${esc(head)}</h4><table class="ct-result"><thead><tr><th>This hand</th><th>We</th><th>They</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-function hintHTML(v) {
+function altsTableHTML(h) {
+  // New shape: table = [{action, verdict, value, best}], best move included.
+  let rows = h.table;
+  if (!rows && h.alternatives && h.alternatives.length) {
+    rows = h.alternatives.map((a, i) => ({ action: a.text, verdict: a.why, value: a.value, best: i === 0 }));
+  }
+  if (!rows || !rows.length) return "";
+  const body = rows.map((r) => `<tr class="${r.best ? "ct-best" : ""}"><td>${r.best ? '<span class="ct-best-mark" title="best">\u2605</span> ' : ""}${withRuleLinks(r.action)}</td><td>${withRuleLinks(r.verdict)}</td><td class="ct-num">${esc(r.value ?? "")}</td></tr>`).join("");
+  return `<table class="ct-alts"><thead><tr><th>Move</th><th>Verdict</th><th>Value</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function planHTML(h) {
+  const plan = h.plan || [];
+  if (!plan.length) return "";
+  const done = h.plan_done || 0;
+  const items = plan.map((step, i) => `<li class="${i < done ? "ct-done" : (i === done ? "ct-next" : "")}">${withRuleLinks(step)}</li>`).join("");
+  return `<div class="ct-plan" data-done="${done}" data-steps="${plan.length}"><div class="ct-plan-head">Plan</div><ol>${items}</ol></div>`;
+}
+
+function hintHTML(v, pending) {
   const h = v.hint;
-  if (!h) return "";
-  const stages = h.texts.map((t) => `<p class="ct-hint-stage">${esc(t)}</p>`).join("");
-  const alts = h.alternatives.length ? `<table class="ct-alts"><tbody>${h.alternatives.map((a) => `<tr><td>${esc(a.text)}</td><td>${a.value ?? ""}${a.stderr != null ? " \u00b1" + a.stderr : ""}</td><td>${esc(a.why)}</td></tr>`).join("")}</tbody></table>` : "";
-  const pr = h.principles.length ? `<ul>${h.principles.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>` : "";
-  return `<div class="ct-panel ct-hint" aria-live="polite"><h4>Hint ${h.stage + 1}/${h.count}</h4>${stages}${alts}${pr}</div>`;
+  if (!h && !pending) return "";
+  const busy = pending || (h && h.busy);
+  const spinner = busy ? '<span class="ct-spinner" role="progressbar" aria-label="searching for a hint"></span>' : "";
+  if (!h) return `<div class="ct-panel ct-hint ct-busy" aria-busy="true"><h4>Hint ${spinner}</h4></div>`;
+  const stages = (h.texts || []).map((t) => `<p class="ct-hint-stage">${withRuleLinks(t)}</p>`).join("");
+  const pr = h.principles && h.principles.length ? `<ul class="ct-principles">${h.principles.map((p) => `<li>${withRuleLinks(p)}</li>`).join("")}</ul>` : "";
+  const count = h.count ? ` ${h.stage + 1}/${h.count}` : "";
+  return `<div class="ct-panel ct-hint${busy ? " ct-busy" : ""}" aria-live="polite" aria-busy="${!!busy}" data-stage="${h.stage ?? 0}"><h4>Hint${count} ${spinner}</h4>${planHTML(h)}${stages}${altsTableHTML(h)}${pr}</div>`;
+}
+
+function coachHTML(v) {
+  const c = v.coach;
+  if (!c || (!c.on && !c.last)) return "";
+  const l = c.last;
+  const body = l ? `<div class="ct-coach-last ct-grade-${esc(String(l.grade).toLowerCase().replace(/[^a-z]+/g, "-"))}"><div><b>${withRuleLinks(l.action)}</b>: <span class="ct-grade">${esc(l.grade)}</span>${l.loss != null && l.loss !== "" ? ` <span class="ct-loss">(${esc(l.loss)})</span>` : ""}</div>${l.best ? `<div class="ct-coach-best">Best: ${withRuleLinks(l.best)}</div>` : ""}${l.text ? `<div class="ct-coach-text">${withRuleLinks(l.text)}</div>` : ""}</div>`
+    : '<div class="ct-none">Your next move will be graded.</div>';
+  return `<div class="ct-panel ct-coach"><h4>Coach</h4>${body}</div>`;
+}
+
+function logHTML(v) {
+  const log = v.log || [];
+  if (!log.length) return "";
+  const items = log.map((e, n) => {
+    if (typeof e === "string") return `<li data-i="${n}">${withRuleLinks(e)}</li>`;
+    const why = e.why ? `<div class="ct-why">${withRuleLinks(e.why)}</div>` : "";
+    return `<li data-i="${esc(e.i ?? n)}" data-kind="${esc(e.kind ?? "")}" data-seat="${esc(e.seat ?? "")}" data-who="${esc(e.who ?? "")}">${withRuleLinks(e.text)}${why}</li>`;
+  }).join("");
+  return `<div class="ct-panel ct-log-panel"><h4>Table talk</h4><ol class="ct-log" data-scroll="log" tabindex="0" aria-label="table talk: every move of this hand">${items}</ol></div>`;
+}
+
+function ruleHTML(v, hidden) {
+  const r = v.rule;
+  if (!r || hidden === r.id) return "";
+  return `<div class="ct-rule-panel" data-rule="${esc(r.id)}" role="dialog" aria-label="rule ${esc(r.id)}"><div class="ct-rule-head"><b>${esc(r.id)}</b> ${esc(r.title || "")}<button type="button" class="ct-rule-close" aria-label="close the rule">\u00d7</button></div><div class="ct-rule-text" data-scroll="rule">${withRuleLinks(r.text || "")}</div></div>`;
 }
 
 function messageHTML(v) {
-  const text = esc(v.message || "").replace(/\[(R-[A-Z0-9-]+)\]/g, '<span class="ct-rule">[$1]</span>');
-  return `<div class="ct-message ct-msg-${esc(v.message_kind)}" role="status" aria-live="polite">${text}</div>`;
+  return `<div class="ct-message ct-msg-${esc(v.message_kind)}" role="status" aria-live="polite">${withRuleLinks(v.message || "")}</div>`;
 }
 
 function buttonsHTML(v, four) {
@@ -169,44 +245,83 @@ function buttonsHTML(v, four) {
   for (const id of order.concat(["draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "undo", "new_hand"])) {
     const s = b[id];
     if (!s) continue;
-    const cls = `ct-btn${s.ok && PLAY_BUTTONS.has(id) ? " ct-ok" : ""}${id === "yes" || id === "no" ? " ct-answer" : ""}`;
+    const busy = id === "hint" && v.hint && v.hint.busy;
+    const cls = `ct-btn${s.ok && PLAY_BUTTONS.has(id) ? " ct-ok" : ""}${id === "yes" || id === "no" ? " ct-answer" : ""}${busy ? " ct-busy" : ""}`;
     out += `<button type="button" class="${cls}" data-intent="${id}" aria-disabled="${!s.ok}" title="${esc(s.title)}">${esc(s.label)}</button>`;
   }
-  out += `<span class="ct-toggles"><label><input type="checkbox" class="ct-four-toggle"${four ? " checked" : ""}> four-colour deck</label></span>`;
-  return `<div class="ct-controls" role="toolbar" aria-label="actions">${out}</div>`;
+  const coach = v.coach ? `<label><input type="checkbox" class="ct-coach-toggle"${v.coach.on ? " checked" : ""}> coach</label>` : "";
+  out += `<span class="ct-toggles">${coach}<label><input type="checkbox" class="ct-four-toggle"${four ? " checked" : ""}> four-colour deck</label></span>`;
+  return `<div class="ct-controls" role="toolbar" aria-label="actions">${out}</div><div class="ct-why-line" aria-live="polite"></div>`;
 }
 
 function render({ model, el }) {
   let focusIdx = 0;
+  let inflight = null; // {rev, intent, timer} while a blocking intent is on its way
+  let hiddenRule = null; // the rule panel the learner closed
   const root = document.createElement("div");
   root.className = "ct-root";
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.appendChild(root);
 
-  const send = (msg) => model.send(msg);
+  function send(type, extra = {}) {
+    const v = model.get("view") || {};
+    if (BLOCKING.has(type)) {
+      if (inflight) return false;
+      inflight = { rev: v.rev, intent: type, timer: setTimeout(() => { inflight = null; markInflight(); }, INFLIGHT_TIMEOUT_MS) };
+      markInflight();
+    }
+    // `type` is the intent; `intent` repeats it for the older shell; `rev` is the view we last drew.
+    model.send({ type, intent: type, rev: v.rev ?? null, ...extra });
+    return true;
+  }
+
+  function markInflight() {
+    const on = !!inflight;
+    root.classList.toggle("ct-inflight", on);
+    root.querySelectorAll(".ct-btn, button.ct-meld").forEach((b) => { b.disabled = on; });
+    const t = root.querySelector(".ct-table");
+    if (t) t.setAttribute("aria-busy", String(on));
+    if (on && inflight.intent === "hint" && !root.querySelector(".ct-hint")) {
+      const side = root.querySelector(".ct-side");
+      if (side) side.insertAdjacentHTML("afterbegin", hintHTML(model.get("view") || {}, true));
+    }
+  }
 
   function draw() {
     const v = model.get("view") || {};
-    if (!v.players) { root.textContent = "Loading the table…"; return; }
+    if (!v.players) { root.textContent = "Loading the table\u2026"; return; }
+    if (inflight && v.rev !== inflight.rev) { clearTimeout(inflight.timer); inflight = null; }
     const four = model.get("four_colour");
     const active = document.activeElement;
     const focusKey = active && root.contains(active) ? active.getAttribute("data-focus") : null;
+    const scroll = {};
+    const logEl = root.querySelector('[data-scroll="log"]');
+    const logAtEnd = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
+    root.querySelectorAll("[data-scroll]").forEach((e) => { scroll[e.dataset.scroll] = e.scrollTop; });
+    const sideScroll = root.querySelector(".ct-side") ? root.querySelector(".ct-side").scrollTop : 0;
     if (focusIdx >= v.hand.length) focusIdx = Math.max(0, v.hand.length - 1);
+    if (v.rule && hiddenRule && hiddenRule !== v.rule.id) hiddenRule = null;
     const p = v.players;
-    const center = meldsHTML(v.seat === "N" || v.seat === "S" ? "They (E–W)" : "They (N–S)", v.melds[1], v.red3[1], "they", four, false)
+    const titles = v.side_titles || (v.seat === "N" || v.seat === "S" ? ["We (N\u2013S)", "They (E\u2013W)"] : ["We (E\u2013W)", "They (N\u2013S)"]);
+    const center = meldsHTML(titles[1], v.melds[1], v.red3[1], "they", four, false)
       + `<div class="ct-middle">${pileHTML(v, four)}</div>`
-      + meldsHTML(v.seat === "N" || v.seat === "S" ? "We (N–S)" : "We (E–W)", v.melds[0], v.red3[0], "we", four, true);
+      + meldsHTML(titles[0], v.melds[0], v.red3[0], "we", four, true);
     const board = seatHTML("top", p.top, v, four, focusIdx) + seatHTML("left", p.left, v, four, focusIdx)
       + `<div class="ct-center">${center}</div>` + seatHTML("right", p.right, v, four, focusIdx)
       + seatHTML("bottom", p.bottom, v, four, focusIdx);
-    const log = v.log.length ? `<div class="ct-panel"><h4>Table talk</h4><ol class="ct-log">${v.log.map((l) => `<li>${esc(typeof l === "string" ? l : l.text)}</li>`).join("")}</ol></div>` : "";
-    const side = scoreHTML(v) + resultHTML(v) + hintHTML(v) + log;
-    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}" data-rev="${v.rev}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
-      + `<div class="ct-board">${board}</div><div class="ct-side">${side}</div>${messageHTML(v)}${buttonsHTML(v, four)}`
+    const side = ruleHTML(v, hiddenRule) + hintHTML(v, false) + coachHTML(v) + resultHTML(v) + scoreHTML(v) + logHTML(v);
+    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}" data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
+      + `<div class="ct-board">${board}</div><div class="ct-play">${messageHTML(v)}${buttonsHTML(v, four)}</div><div class="ct-side">${side}</div>`
       + '<div class="ct-keys">Keys: \u2190 \u2192 move between cards, Space or Enter selects, Esc clears; D draw, T take pack, M meld, A add, X discard, P ask partner, O go out, H hint, U undo, N new hand.</div></div>';
     root.querySelectorAll(".ct-btn").forEach((b) => b.setAttribute("data-focus", "btn-" + b.dataset.intent));
     root.querySelectorAll("button.ct-meld").forEach((b) => b.setAttribute("data-focus", "meld-" + b.dataset.kind));
     root.querySelectorAll(".ct-my-hand .ct-card").forEach((c) => c.setAttribute("data-focus", "card"));
+    root.querySelectorAll("[data-scroll]").forEach((e) => { if (scroll[e.dataset.scroll] != null) e.scrollTop = scroll[e.dataset.scroll]; });
+    const newLog = root.querySelector('[data-scroll="log"]');
+    if (newLog && logAtEnd) newLog.scrollTop = newLog.scrollHeight;
+    const newSide = root.querySelector(".ct-side");
+    if (newSide) newSide.scrollTop = sideScroll;
+    markInflight();
     if (focusKey) {
       const target = focusKey === "card" ? root.querySelector(`.ct-my-hand .ct-card[data-idx="${focusIdx}"]`)
         : root.querySelector(`[data-focus="${focusKey}"]`);
@@ -215,6 +330,7 @@ function render({ model, el }) {
   }
 
   function toggle(i) {
+    if (inflight) return; // the hand is about to change
     const c = root.querySelector(`.ct-my-hand .ct-card[data-idx="${i}"]`);
     if (c) { // answer at once; Python's view confirms
       const on = !c.classList.contains("ct-selected");
@@ -222,7 +338,7 @@ function render({ model, el }) {
       c.setAttribute("aria-pressed", String(on));
     }
     focusIdx = i;
-    send({ intent: "toggle", index: i });
+    send("toggle", { index: i });
   }
 
   function moveFocus(delta, absolute) {
@@ -234,17 +350,38 @@ function render({ model, el }) {
     if (c) c.focus();
   }
 
+  function showWhy(btn) {
+    const line = root.querySelector(".ct-why-line");
+    if (!line) return;
+    const title = btn.getAttribute("title") || "";
+    line.innerHTML = title ? `<span class="ct-why-label">${esc(btn.textContent)}:</span> ${withRuleLinks(title)}` : "";
+  }
+
   function onClick(ev) {
+    const rule = ev.target.closest(".ct-rule-link");
+    if (rule) { hiddenRule = null; send("rule", { id: rule.dataset.rule }); ev.stopPropagation(); return; }
+    if (ev.target.closest(".ct-rule-close")) {
+      const panel = root.querySelector(".ct-rule-panel");
+      hiddenRule = panel ? panel.dataset.rule : null;
+      if (panel) panel.remove();
+      return;
+    }
     const cardEl = ev.target.closest(".ct-my-hand .ct-card");
     if (cardEl) { toggle(Number(cardEl.dataset.idx)); return; }
     const btn = ev.target.closest(".ct-btn");
-    if (btn) { send({ intent: btn.dataset.intent }); return; }
+    if (btn) { if (!btn.disabled) send(btn.dataset.intent); return; }
     const meld = ev.target.closest("button.ct-meld");
-    if (meld) { send({ intent: "add", to: meld.dataset.kind }); return; }
+    if (meld) { if (!meld.disabled) send("add", { to: meld.dataset.kind }); return; }
+  }
+
+  function onOver(ev) {
+    const btn = ev.target.closest && ev.target.closest(".ct-btn");
+    if (btn) showWhy(btn);
   }
 
   function onChange(ev) {
-    if (ev.target.classList.contains("ct-four-toggle")) send({ intent: "four_colour", on: ev.target.checked });
+    if (ev.target.classList.contains("ct-four-toggle")) send("four_colour", { on: ev.target.checked });
+    if (ev.target.classList.contains("ct-coach-toggle")) send("coach", { on: ev.target.checked });
   }
 
   function onKey(ev) {
@@ -258,24 +395,33 @@ function render({ model, el }) {
     else if (cardEl && ev.key === "ArrowLeft") moveFocus(-1);
     else if (cardEl && ev.key === "Home") moveFocus(0, 0);
     else if (cardEl && ev.key === "End") moveFocus(0, (model.get("view").hand.length || 1) - 1);
-    else if (ev.key === "Escape") send({ intent: "clear" });
-    else if (KEYS[ev.key.toLowerCase()] && ev.key.length === 1) send({ intent: KEYS[ev.key.toLowerCase()] });
-    else if (ev.key === " " || ev.key === "Enter") handled = false; // native button activation
-    else handled = false;
+    else if (ev.key === "Escape") send("clear");
+    else if (KEYS[ev.key.toLowerCase()] && ev.key.length === 1) send(KEYS[ev.key.toLowerCase()]);
+    else handled = false; // Space/Enter on a button: native activation
     if (handled) { ev.preventDefault(); ev.stopPropagation(); }
     else if (ev.key.length === 1 || ev.key.startsWith("Arrow")) ev.stopPropagation(); // keep notebook shortcuts out
   }
 
+  function onFocus(ev) {
+    const btn = ev.target.closest && ev.target.closest(".ct-btn");
+    if (btn) showWhy(btn);
+  }
+
   root.addEventListener("click", onClick);
+  root.addEventListener("mouseover", onOver);
+  root.addEventListener("focusin", onFocus);
   root.addEventListener("change", onChange);
   root.addEventListener("keydown", onKey);
   model.on("change:view", draw);
   model.on("change:four_colour", draw);
   draw();
   return () => {
+    if (inflight) clearTimeout(inflight.timer);
     model.off("change:view", draw);
     model.off("change:four_colour", draw);
     root.removeEventListener("click", onClick);
+    root.removeEventListener("mouseover", onOver);
+    root.removeEventListener("focusin", onFocus);
     root.removeEventListener("change", onChange);
     root.removeEventListener("keydown", onKey);
   };

@@ -4,6 +4,9 @@ Reusable pieces:
 
 - ``jupyter_server`` (session): a private JupyterLab on 127.0.0.1 serving a
   temporary copy of ``notebooks/``; its log is kept in the artifacts folder.
+- ``notebook_server`` (session): the same for Notebook 7 (``jupyter notebook``).
+- ``browser_context_args`` (session): a 1024x768 window, the size the table
+  must fit with JupyterLab's side bar open.
 - ``browser_type_launch_args`` (session): pytest-playwright's launch options,
   pointed at ``/usr/bin/chromium`` (Playwright's own browser download is never
   used).
@@ -46,7 +49,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-SERVER_START_TIMEOUT = 60.0  # seconds for /api/status to answer
+SERVER_START_TIMEOUT = 120.0  # seconds for /api/status to answer
 UI_TIMEOUT_MS = 60_000  # for JupyterLab and kernel to come up in the page
 
 
@@ -65,8 +68,9 @@ def pytest_runtest_makereport(item, call):
     """On a failed browser test: save a screenshot, attach the server log tail."""
     report = yield
     if report.when == "call" and report.failed:
-        lab = item.funcargs.get("lab") if hasattr(item, "funcargs") else None
-        server = item.funcargs.get("jupyter_server") if hasattr(item, "funcargs") else None
+        funcargs = getattr(item, "funcargs", {})
+        lab = funcargs.get("lab") or funcargs.get("nb7")
+        server = funcargs.get("jupyter_server") or funcargs.get("notebook_server")
         if isinstance(lab, LabPage):
             try:
                 shot = lab.screenshot(f"FAILED-{item.name}", full_page=True)
@@ -95,6 +99,15 @@ def browser_type_launch_args(browser_type_launch_args):
         "executable_path": CHROMIUM,
         "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
     }
+
+
+VIEWPORT = {"width": 1024, "height": 768}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """A small laptop screen: the table must fit it with JupyterLab's side bar open."""
+    return {**browser_context_args, "viewport": VIEWPORT}
 
 
 @pytest.fixture(scope="session")
@@ -149,10 +162,9 @@ def _wait_for_status(server: JupyterServer, timeout: float) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def jupyter_server(tmp_path_factory, artifacts_dir):
-    """Start JupyterLab on a copy of notebooks/; yield a :class:`JupyterServer`."""
-    tmp = tmp_path_factory.mktemp("jupyter")
+def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
+    """Start ``jupyter <app>`` (lab or notebook) on a copy of notebooks/; yield a :class:`JupyterServer`."""
+    tmp = tmp_path_factory.mktemp(f"jupyter-{app}")
     root = tmp / "root"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     home = tmp / "home"
@@ -172,9 +184,10 @@ def jupyter_server(tmp_path_factory, artifacts_dir):
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     port = _free_port()
-    log_path = artifacts_dir / "jupyter-server.log"
+    log_path = artifacts_dir / f"jupyter-{app}-server.log"
+    expose = f"--{'LabApp' if app == 'lab' else 'JupyterNotebookApp'}.expose_app_in_browser=True"
     cmd = [
-        sys.executable, "-m", "jupyter", "lab",
+        sys.executable, "-m", "jupyter", app,
         "--no-browser",
         "--ip=127.0.0.1",
         f"--port={port}",
@@ -183,7 +196,7 @@ def jupyter_server(tmp_path_factory, artifacts_dir):
         "--IdentityProvider.token=",
         "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True",
-        "--LabApp.expose_app_in_browser=True",
+        expose,
         "--allow-root",
     ]
     with open(log_path, "wb") as log:
@@ -203,6 +216,18 @@ def jupyter_server(tmp_path_factory, artifacts_dir):
             process.wait(timeout=5)
 
 
+@pytest.fixture(scope="session")
+def jupyter_server(tmp_path_factory, artifacts_dir):
+    """JupyterLab on a copy of notebooks/."""
+    yield from _start_server("lab", tmp_path_factory, artifacts_dir)
+
+
+@pytest.fixture(scope="session")
+def notebook_server(tmp_path_factory, artifacts_dir):
+    """Notebook 7 (``jupyter notebook``) on a copy of notebooks/."""
+    yield from _start_server("notebook", tmp_path_factory, artifacts_dir)
+
+
 # --------------------------------------------------------------------------
 # page helpers
 
@@ -216,13 +241,27 @@ class LabPage:
         self.artifacts = artifacts
         page.set_default_timeout(UI_TIMEOUT_MS)
 
-    def open(self, notebook: str):
-        """Open ``notebook`` (relative to the server root), wait for its cells and kernel."""
-        self.page.goto(f"{self.server.base_url}/lab/tree/{notebook}?reset")
+    def open(self, notebook: str, kernel: bool = True, ui: str = "lab"):
+        """Open ``notebook`` (relative to the server root), wait for its cells (and its kernel).
+
+        ``ui="notebook"`` opens it in Notebook 7 instead of JupyterLab.
+        """
+        url = f"/lab/tree/{notebook}?reset" if ui == "lab" else f"/notebooks/{notebook}"
+        self.page.goto(self.server.base_url + url)
         self.page.wait_for_function("() => window.jupyterapp !== undefined")
         self.page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
-        self.wait_for_kernel_idle()
+        if kernel:
+            self.wait_for_kernel_idle()
         return self.page
+
+    def open_side_bar(self) -> float:
+        """Show the file browser in JupyterLab's left side bar; return the side bar's width in px."""
+        self.command("filebrowser:activate")
+        panel = self.page.locator("#jp-left-stack")
+        panel.wait_for(state="visible")
+        box = panel.bounding_box()
+        assert box and box["width"] > 100, f"the side bar did not open: {box}"
+        return box["width"]
 
     def wait_for_kernel_idle(self, timeout_ms: int = UI_TIMEOUT_MS) -> None:
         """Wait until the current notebook's kernel is started and idle."""
@@ -280,3 +319,9 @@ def _safe(name: str) -> str:
 def lab(page, jupyter_server, artifacts_dir) -> LabPage:
     """A :class:`LabPage`; a failing test leaves a screenshot and the server log behind."""
     return LabPage(page, jupyter_server, artifacts_dir)
+
+
+@pytest.fixture
+def nb7(page, notebook_server, artifacts_dir) -> LabPage:
+    """A :class:`LabPage` on the Notebook 7 server (open notebooks with ``ui="notebook"``)."""
+    return LabPage(page, notebook_server, artifacts_dir)
