@@ -76,12 +76,14 @@ test-fast: lint
 	$(PYTEST) -q -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # Re-run every notebook and compare with its stored outputs.
+# The lessons save stars in a throwaway progress store, never in the learner's own.
 test-notebooks: $(STAMP)
-	$(PYTEST) -q --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
+	CANASTA_TUTOR_PROGRESS=$$(mktemp -d)/progress.sqlite3 \
+	  $(PYTEST) -q --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
 
 # JupyterLab in Debian's chromium via Playwright.
 test-browser: $(STAMP) chromium
-	$(PYTEST) -q -m browser tests/browser
+	CANASTA_TUTOR_PROGRESS=$$(mktemp -d)/progress.sqlite3 $(PYTEST) -q -m browser tests/browser
 
 # The rule book, served beside the notebooks so that their links open it in the Lab;
 # seeds/rules.md stays the source (a unit test checks that the copy is current).

@@ -4,9 +4,10 @@ the feedback, "try again" and "next" (an anywidget).
 A thin shell over :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer`:
 Python holds the state; the browser draws the synced ``view`` and sends
 intents: ``{"intent": "press", "button": "meld", "cards": ["KH", "KD", "KS"]}``
-(cards clicked in the hand, then a button), ``{"intent": "act", "text": "take 9 9 9"}``
-(an action typed), ``hint``, ``retry``, ``next``, ``goto``.  Progress is saved in the progress store, so stars
-survive a kernel restart.
+(cards clicked in the hand, then a button; the session layer's planner makes
+the actions), ``{"intent": "act", "text": "take 9 9 9"}`` (an action typed),
+``hint``, ``retry``, ``next`` and ``goto``.  Progress is saved in the progress
+store, so stars survive a kernel restart.
 
 >>> from canasta_tutor.tutor.lessons.loader import parse_lesson
 >>> from canasta_tutor.tutor.lessons.runner import DEMO
@@ -78,12 +79,9 @@ class LessonWidget(anywidget.AnyWidget):
                 else:
                     self.player.act(text)
             elif intent == "press":
-                if self.player.run.status != "open":
-                    self.notice = "This level is over: try again, or go on to the next."
-                else:
-                    cards = [str(c)[:3] for c in msg.get("cards", [])][:30]
-                    to = msg.get("to")
-                    self.player.press(str(msg.get("button", ""))[:20], cards, str(to)[:3] if to else None)
+                cards = [str(c)[:3] for c in msg.get("cards", [])][:30]
+                to = msg.get("to")
+                self.player.press(str(msg.get("button", ""))[:20], cards, str(to)[:3] if to else None)
             elif intent == "hint":
                 if self.player.hint() is None:
                     self.notice = "No more hints for this level."

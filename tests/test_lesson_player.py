@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from canasta_tutor.lesson_widget import LessonWidget
 from canasta_tutor.tutor.lessons.loader import parse_lesson
 from canasta_tutor.tutor.lessons.model import Lesson
@@ -117,25 +115,43 @@ def test_course_overview_of_the_real_course() -> None:
     assert all(r["stars"] == 0 for r in rows)
 
 
-def test_widget_press_composes_the_action_from_clicked_cards(tmp_path: Path) -> None:
+def test_widget_press_plans_the_actions_from_clicked_cards(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
         w = LessonWidget(lesson(), learner="ada", store=store, hint_fn=None)
-        assert w.view["buttons"] == ["draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass"]
-        assert w.handle({"intent": "press", "button": "discard", "cards": ["4D", "7C"]}) == \
-            "Select exactly one card to discard."
+        assert w.view["buttons"] == ["draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "go_out"]
+        # a discard before drawing: the engine's refusal, answered and counted like a typed one
+        assert w.handle({"intent": "press", "button": "discard", "cards": ["4D"]}) == "open"
+        assert w.view["feedback"][-1]["rule"] == "R-TURN-2" and w.player.run.tries == 1
+        assert w.handle({"intent": "press", "button": "meld", "cards": []}) == "Select the cards to meld first."
+        assert w.handle({"intent": "press", "button": "take", "cards": ["QH"]}) == "'QH' is not in your hand."
         assert w.handle({"intent": "press", "button": "take", "cards": ["9H", "9C"]}) == "passed"
         assert w.view["feedback"][-1]["action"] == "take 9 9 9"
 
 
-def test_compose_every_button() -> None:
-    from canasta_tutor.tutor.lessons.player import CompositionError, compose
+FOUR_KINGS = DEMO.replace('id = "demo"', 'id = "kings"').split("[[level]]")[0] + '''
+[[level]]
+id = "four-kings"
+title = "Four kings"
+goal = "Meld your four kings."
+par = 3
+position = """
+dealer: E
+turn: S draw
+pile: 5H 6D 9S
+N: 11
+E: 11
+S: KH KD KS KC 4D 7C 7S TD 4S 5S 6S
+W: 11
+melds NS: 8H 8D 8S
+"""
+success = { melded_at_least = 40 }
+solutions = [["draw", "meld K K K", "add K"]]
+'''
 
-    assert compose("draw", []) == "draw"
-    assert compose("ask", []) == "ask"
-    assert compose("meld", ["3S", "3C", "3S"]) == "meld 3 3 3"
-    assert compose("add", ["JK"], to="K") == "add JK to K"
-    assert compose("add", ["KH"], to="K") == "add K"
-    for button, cards, top in [("draw", ["KH"], None), ("meld", ["KH", "KD"], None), ("add", [], None),
-                               ("take", [], None), ("fly", [], None), ("discard", ["ZZ"], None)]:
-        with pytest.raises(CompositionError):
-            compose(button, cards, top)
+
+def test_a_press_can_play_several_actions() -> None:
+    p = LessonPlayer(parse_lesson(FOUR_KINGS, "kings.toml"), hint_fn=None)
+    assert [r.notation for r in p.press("draw")] == ["draw"]
+    results = p.press("meld", ["KH", "KD", "KS", "KC"])
+    assert [r.notation for r in results] == ["meld K K K", "add K"]
+    assert results[-1].status == "passed" and p.run.stars() == 3

@@ -373,3 +373,11 @@ def test_every_try_is_answered(texts: list[str], hint_steps: bool) -> None:
         assert r.status == run.status
     assert 0 <= run.stars() <= 3
     assert (run.stars() > 0) == (run.status == PASSED)
+
+
+def test_generated_texts_use_only_the_generators_variables() -> None:
+    text = GEN.replace('goal = "Take the frozen pack with your pair of {top}s."',
+                       'goal = "Take it with your {tops} and {~low}."')
+    messages = [p.message for p in check_text(text, "g.toml")]
+    assert messages == ["{tops} is not a named variable of this level's generator",
+                        "{~low} is not a named variable of this level's generator"]

@@ -4,7 +4,7 @@
 // sends intents with model.send({intent: ...}).  Every text in the view arrives
 // as safe HTML from Python (lesson Markdown is escaped there before rendering).
 // The learner clicks cards in their hand (and, for "add", one of their melds), then a
-// button; Python composes the action.  Typing the action works too.
+// button; the session layer's planner (Python) turns that into actions.  Typing the action works too.
 // Stable hooks for tests: .cl-root[data-status][data-level], .cl-input,
 // button[data-intent][data-button], .ct-seat-bottom .ct-card[aria-pressed],
 // .cl-feedback li, .cl-stars[data-stars], .cl-hints.
@@ -42,7 +42,7 @@ function render(el, model) {
   const open = v.status === "open";
   const statusText = v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
   const LABELS = { draw: "Draw", take: "Take pack", meld: "Meld", add: "Add", discard: "Discard", ask: "Ask partner",
-    yes: "Yes", no: "No", pass: "Pass" };
+    yes: "Yes", no: "No", pass: "Pass", go_out: "Go out" };
   const verbs = v.buttons.map((b) =>
     `<button data-intent="press" data-button="${esc(b)}">${esc(LABELS[b] ?? b)}</button>`).join("");
   el.innerHTML = `
@@ -74,7 +74,7 @@ function render(el, model) {
   </div>`;
   const input = el.querySelector(".cl-input");
   const send = (msg) => model.send(msg);
-  // cards clicked in the learner's hand, then a button: Python composes the action
+  // cards clicked in the learner's hand, then a button: the planner in Python makes the actions
   const hand = [...el.querySelectorAll(".ct-seat-bottom .ct-hand .ct-card")];
   const selected = new Set();
   let target = null;

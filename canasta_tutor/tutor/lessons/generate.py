@@ -42,14 +42,15 @@ class Deal:
 
 def fill(text: str, values: dict[str, str], rng: random.Random | None = None,
          pools: dict[str, tuple[str, ...]] | None = None) -> str:
-    """Replace ``{name}`` by ``values[name]`` and ``{~name}`` by a fresh draw from ``pools[name]``."""
+    """Replace ``{name}`` by ``values[name]`` and ``{~name}`` by a fresh draw from ``pools[name]``
+    (a ``{name}`` without a value is left as it is)."""
     def sub(m: re.Match[str]) -> str:
         fresh, name = m.group(1), m.group(2)
         if fresh:
             if rng is None or pools is None or name not in pools:
                 raise KeyError(name)
             return rng.choice(pools[name])
-        return values[name]
+        return values.get(name, m.group(0))
 
     return PLACEHOLDER.sub(sub, text)
 

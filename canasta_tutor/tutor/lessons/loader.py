@@ -163,6 +163,8 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
             chk.add(here + ["rules", j], f"{r} is not a rule of the rule book")
     for j, h in enumerate(lv.get("hints", ())):
         _check_rule_refs(h, here + ["hints", j], chk, rules)
+    if gen:
+        _check_text_vars(lv, here, chk, names)
     # predicates
     for err in check_expression(lv["success"], where=""):
         chk.add(here + ["success"], err)
@@ -210,6 +212,19 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
     for j, f in enumerate(lv.get("failure", ())):
         _check_played_vars(f["when"], here + ["failure", j, "when"], chk, names)
     _check_played_vars(lv["success"], here + ["success"], chk, names)
+
+
+def _check_text_vars(lv: dict[str, Any], here: list[str | int], chk: _Checker, names: set[str]) -> None:
+    """In a generated level, ``{name}`` in a text must be a variable of the generator."""
+    texts: list[tuple[list[str | int], str]] = [(here + [f], lv[f]) for f in ("goal", "intro", "conclusion") if f in lv]
+    texts += [(here + ["hints", j], h) for j, h in enumerate(lv.get("hints", ()))]
+    texts += [(here + ["failure", j, "feedback"], f["feedback"]) for j, f in enumerate(lv.get("failure", ()))]
+    texts += [(here + ["note", j, "text"], n["text"]) for j, n in enumerate(lv.get("note", ()))]
+    texts += [(here + ["wrong", j, "feedback"], w["feedback"]) for j, w in enumerate(lv.get("wrong", ()))]
+    for path, text in texts:
+        for fresh, name in placeholders(text):
+            if fresh or name not in names:
+                chk.add(path, f"{{{'~' if fresh else ''}{name}}} is not a named variable of this level's generator")
 
 
 def _check_rule_refs(text: str, path: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:

@@ -18,10 +18,11 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable
 
-from ...actions import kind_token
-from ...cards import CARD_CODE, kind_of_code
+from ...actions import format_action
+from ...cards import CARD_CODE, CARD_KIND, kind_of_code, parse_kind
 from ...display import state_html
-from ...errors import CanastaError, NotationError
+from ...errors import CanastaError, IllegalActionError, NotationError
+from ..planning import Guidance, plan_button
 from ..progress import ProgressStore
 from .course import CourseError, lesson_files
 from .loader import load_lesson
@@ -31,7 +32,7 @@ from .runner import OPEN, PASSED, ActionResult, HintFn, LevelRun, default_hint
 
 SIMPLE = ("draw", "ask", "yes", "no", "pass")
 #: the buttons of the lesson widget, in turn order (shown when the level allows the verb)
-BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass")
+BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "go_out")
 
 
 def load_course(folder: str | None = None) -> list[Lesson]:
@@ -94,7 +95,9 @@ class LessonPlayer:
     # ----------------------------------------------------------------- acting
     def act(self, text: str) -> ActionResult:
         """The learner's action; the answer is added to the feedback, and the attempt is saved when it ends."""
-        result = self.run.play(text)
+        return self._record(self.run.play(text))
+
+    def _record(self, result: ActionResult) -> ActionResult:
         self.feedback.append({"action": result.text, "accepted": result.accepted, "rule": result.rule,
                               "status": result.status, "lines": list(result.feedback),
                               "replies": list(result.replies)})
@@ -102,10 +105,53 @@ class LessonPlayer:
             self._finish()
         return result
 
-    def press(self, button: str, cards: list[str] | tuple[str, ...] = (), to: str | None = None) -> ActionResult:
-        """A button pressed with the cards selected in the hand (codes like ``"KH"``); see :func:`compose`."""
-        top = CARD_CODE[self.run.state.pile[-1]] if self.run.state.pile else None
-        return self.act(compose(button, list(cards), top, to))
+    def press(self, button: str, cards: list[str] | tuple[str, ...] = (), to: str | None = None) -> list[ActionResult]:
+        """A button pressed with the cards selected in the hand (codes like ``"KH"``; ``to``: the kind of
+        the meld clicked for ``add``).  The session layer's planner turns it into actions, each played
+        and answered in turn; :class:`CompositionError` when the learner must still choose something."""
+        run = self.run
+        if run.status != OPEN:
+            raise CompositionError("This level is over: try again, or go on to the next.")
+        ids = self._card_ids(list(cards))
+        try:
+            target = parse_kind(to) if to else None
+        except NotationError as e:
+            raise CompositionError(e.message) from None
+        outcome = plan_button(run.state, run.seat_no, button, ids, target)
+        if isinstance(outcome, Guidance):
+            raise CompositionError(outcome.text)
+        if isinstance(outcome, IllegalActionError):
+            action = outcome.action if isinstance(outcome.action, tuple) and outcome.action else (button,)
+            return [self._record(run.play_refused(action, outcome))]
+        hand = run.state.hands[run.seat_no]
+        for c in outcome.cards:  # the engine moves cards from the end: the selected ones go last
+            pile = hand[CARD_KIND[c]]
+            if c in pile:
+                pile.remove(c)
+                pile.append(c)
+        results = []
+        for a in outcome.actions:
+            r = self.act(format_action(a))
+            results.append(r)
+            if not r.accepted or r.status != OPEN:
+                break
+        return results
+
+    def _card_ids(self, codes: list[str]) -> list[int]:
+        hand = self.run.state.hands[self.run.seat_no]
+        used: set[int] = set()
+        out = []
+        for code in codes:
+            try:
+                kind = kind_of_code(code)
+            except NotationError as e:
+                raise CompositionError(e.message) from None
+            free = [c for c in hand[kind] if CARD_CODE[c] == code.upper() and c not in used]
+            if not free:
+                raise CompositionError(f"{code!r} is not in your hand.")
+            used.add(free[0])
+            out.append(free[0])
+        return out
 
     def hint(self) -> str | None:
         """The next staged hint (each costs a star)."""
@@ -153,7 +199,7 @@ class LessonPlayer:
                          for f in self.feedback],
             "conclusion": markdown_html(run.fill(level.conclusion)) if run.status == PASSED else "",
             "quick": quick,
-            "buttons": [v for v in BUTTONS if v in level.allow],
+            "buttons": [v for v in BUTTONS if v in level.allow or (v == "go_out" and "discard" in level.allow)],
             "your_turn": run.learner_to_act(),
             "has_next": self.index + 1 < len(lesson.levels),
             "table": state_html(state, level.seat),
@@ -161,46 +207,7 @@ class LessonPlayer:
 
 
 class CompositionError(CanastaError, ValueError):
-    """Selected cards that do not make an action for the button pressed."""
-
-
-def compose(button: str, cards: list[str], top: str | None = None, to: str | None = None) -> str:
-    """The action text for a button and the selected cards (card codes), in the action notation.
-
-    >>> compose("meld", ["KH", "KD", "JK"]), compose("take", ["9H", "9C"], top="9S"), compose("take", [], "9S")
-    ('meld K K JK', 'take 9 9 9', 'take 9')
-    >>> compose("add", ["2C"], to="K"), compose("add", ["KS"]), compose("discard", ["3S"])
-    ('add 2 to K', 'add K', 'discard 3')
-    >>> compose("discard", ["4H", "5H"])
-    Traceback (most recent call last):
-    ...
-    canasta_tutor.tutor.lessons.player.CompositionError: Select exactly one card to discard.
-    """
-    try:
-        tokens = [kind_token(kind_of_code(c)) for c in cards]
-    except NotationError as e:
-        raise CompositionError(e.message) from None
-    if button in SIMPLE:
-        if tokens:
-            raise CompositionError(f"'{button}' takes no cards: clear the selection first.")
-        return button
-    if button == "discard":
-        if len(tokens) != 1:
-            raise CompositionError("Select exactly one card to discard.")
-        return f"discard {tokens[0]}"
-    if button == "meld":
-        if len(tokens) < 3:
-            raise CompositionError("Select at least three cards to meld.")
-        return "meld " + " ".join(tokens)
-    if button == "add":
-        if len(tokens) != 1:
-            raise CompositionError("Select one card to add, then press Add (click a meld of yours to choose it).")
-        return f"add {tokens[0]} to {to}" if to and to != tokens[0] else f"add {tokens[0]}"
-    if button == "take":
-        if top is None:
-            raise CompositionError("The pile is empty: there is no pack to take.")
-        return " ".join(["take", kind_token(kind_of_code(top)), *tokens])
-    raise CompositionError(f"Unknown button {button[:20]!r}.")
+    """A button press that needs something more from the learner (the planner's guidance)."""
 
 
 def course_overview(lessons: Iterable[Lesson], learner: str = "learner",
@@ -247,5 +254,5 @@ class CourseOverview:
         return "\n".join(f"{r['order']:>2} {r['title']}: {r['stars']}/{r['max_stars']} stars" for r in self.rows())
 
 
-__all__ = ["LessonPlayer", "compose", "CompositionError", "CourseOverview", "course_overview", "course_html",
+__all__ = ["LessonPlayer", "CompositionError", "CourseOverview", "course_overview", "course_html",
            "load_course", "find_lesson"]

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from ...actions import format_action, parse_action
 from ...cards import CARD_CODE
-from ...errors import CanastaError, NotationError
+from ...errors import CanastaError, IllegalActionError, NotationError
 from ...position import format_position, parse_position
 from ...state import SEATS, State, seat_index
 from ..progress import Attempt
@@ -205,7 +205,24 @@ class LevelRun:
             result.status = self.status
             result.position = self.position()
             return result
-        result.notation = format_action(action)
+        return self._try(action, result)
+
+    def play_refused(self, action: tuple, err: IllegalActionError) -> ActionResult:
+        """A learner action that a planner found illegal (the engine's refusal ``err``): answered like
+        :meth:`play` answers an illegal action, and counted the same way."""
+        if self.status != OPEN:
+            raise LevelOverError(f"the level is already {self.status}; start it again to retry")
+        try:
+            text = format_action(action)
+        except NotationError:
+            text = str(action)
+        return self._try(action, ActionResult(text=text), err)
+
+    def _try(self, action: tuple, result: ActionResult, refusal: IllegalActionError | None = None) -> ActionResult:
+        try:
+            result.notation = format_action(action)
+        except NotationError:
+            result.notation = result.text
         before = self.state.copy()
         self.tries += 1
         self.played.append(result.notation)
@@ -217,7 +234,7 @@ class LevelRun:
             result.note = self.fill(self.level.note_for(verb=verb))
             self._refused(action, result, "")
         else:
-            err = self.state.explain(action)
+            err = refusal if refusal is not None else self.state.explain(action)
             if err is not None:
                 result.rule, result.reason = err.rule, err.reason
                 result.note = self.fill(self.level.note_for(rule=err.rule))
