@@ -96,7 +96,7 @@ def compare(rev: str, rounds: int, hands: int, seed: int) -> int:
     for clock in ("wall", "cpu"):
         base = statistics.median(runs["base"][clock])
         now = statistics.median(runs["now"][clock])
-        ratios = sorted(x / y for x, y in zip(runs["now"][clock], runs["base"][clock]))
+        ratios = sorted(x / y for x, y in zip(runs["now"][clock], runs["base"][clock], strict=True))
         print(f"{clock:4s} clock: median hands per second base {base:.1f}, now {now:.1f}; "
               f"ratio of the medians {now / base:.2f}; median of round ratios {statistics.median(ratios):.2f} "
               f"(range {ratios[0]:.2f}..{ratios[-1]:.2f})")

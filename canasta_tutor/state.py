@@ -530,7 +530,7 @@ class State:
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
         if melds:
             get = melds.get
-            for k, n in zip(_NATURAL_RANGE, counts):
+            for k, n in zip(_NATURAL_RANGE, counts, strict=False):
                 m = get(k)
                 if m is not None:
                     acts = _ADDS[k]
@@ -556,7 +556,7 @@ class State:
                     lone += 1
         else:
             points = 0  # here: the three-or-mores, the pairs when a wild card is held, then the wild cards
-            for k, n in zip(_NATURAL_RANGE, counts):
+            for k, n in zip(_NATURAL_RANGE, counts, strict=False):
                 if n >= 2:
                     acts = _MELDS[k]
                     if n >= 3:

@@ -103,7 +103,7 @@ class Table:
 
     def medians_by_kind(self) -> dict[str, float]:
         kinds: dict[str, list[float]] = {}
-        for k, ms in zip(self.kinds, self.timings):
+        for k, ms in zip(self.kinds, self.timings, strict=True):
             kinds.setdefault(k, []).append(ms)
         return {k: round(statistics.median(v), 1) for k, v in sorted(kinds.items())}
 
