@@ -29,19 +29,18 @@ pace them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..actions import format_action, parse_action
 from ..bots import RulesOfThumbBot
-from ..bots.principles import PRINCIPLES
-from ..cards import CARD_CODE, CARD_KIND, KIND_NAMES, RED_THREE, parse_kind, sort_key
+from ..cards import CARD_CODE, CARD_KIND, parse_kind, sort_key
 from ..errors import CanastaError, IllegalActionError
 from ..game import Game
 from ..observer import Observation, observe
 from ..rulebook import rule as lookup_rule
 from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State, seat_index
-from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
+from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
+from .eventlog import apply_and_record, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
 from .planning import Guidance, Plan, plan_button
 from .view import TableUI, build_view, card_text, plural, seat_name, side_total
@@ -109,7 +108,7 @@ class TableSession:
         self._undo: list[tuple[State, int, str]] = []
         self._games = 0
         self._log_start = 0
-        self._opening_events()
+        opening_events(self.state, self.me, self.events)
         self._greet()
 
     # ------------------------------------------------------------ reading
@@ -303,7 +302,7 @@ class TableSession:
             return self._say(f"Deal {s.deal_no + 1}: a new hand. "
                              + ("Your turn: draw from the stock or take the pack." if s.actor == self.me else ""),
                              "ok").strip()
-        text = _summary(mine) if mine else "Done."
+        text = summary(mine) if mine else "Done."
         my_reds = [e.text for e in self.events[first:] if isinstance(e, RedThreeEvent) and e.seat == SEATS[self.me]]
         if my_reds:
             text = " ".join(my_reds) + " " + text
@@ -322,97 +321,7 @@ class TableSession:
 
     # ------------------------------------------------------------ applying and events
     def _apply(self, seat: int, action: Action, principles: Sequence[str] = ()) -> None:
-        s = self.state
-        before = [c for k in s.hands[seat] for c in k]
-        reds_before = (0, 0) if action == ("deal",) else (len(s.red3[0]), len(s.red3[1]))
-        held = {c: i for i in range(4) for c in s.hands[i][RED_THREE]} if action != ("deal",) else {}
-        pile_size = len(s.pile)
-        phase = s.phase
-        dealer_next = (s.dealer + 1) % 4
-        s.apply(action)
-        if action == ("deal",):
-            seat = s.dealer if s.dealer == dealer_next else seat
-        after = {c for k in s.hands[seat] for c in k} if action != ("deal",) else set()
-        left = tuple(sorted((c for c in before if c not in after), key=sort_key)) if action != ("deal",) else ()
-        entered = tuple(c for k in s.hands[seat] for c in k if c not in set(before)) if action != ("deal",) else ()
-        text = self._action_text(seat, action, left, entered, pile_size)
-        shown = entered if (seat == self.me and action[0] == "draw") else left
-        event = ActionEvent(index=0, seat=SEATS[seat], text=text, action=tuple(action), notation=format_action(action),
-                            cards=tuple(CARD_CODE[c] for c in shown), deal=s.deal_no,
-                            commentary=" ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES),
-                            principles=tuple(principles))
-        reds: list[Event] = []
-        for side in (0, 1):
-            for c in s.red3[side][reds_before[side]:]:
-                # a dealt red three leaves its holder's hand; one from the stock or the pile goes to the
-                # player who drew or took, or to the player whose turn began
-                owner = held.get(c, seat if action[0] in ("draw", "take") else s.turn)
-                replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take"
-                who = "You" if owner == self.me else SEAT_NAMES[owner]
-                reds.append(RedThreeEvent(
-                    index=0, seat=SEATS[owner], card=CARD_CODE[c], replaced=replaced,
-                    text=f"{who} laid out the red three {card_text(CARD_CODE[c])}"
-                         + (" and drew a replacement." if replaced else ".")))
-        # a red three drawn is laid out before the card that replaces it
-        for e in (reds + [event] if action[0] == "draw" else [event] + reds):
-            self.events.append(replace(e, index=len(self.events)))
-        if s.phase in (HAND_OVER, GAME_OVER) and phase not in (HAND_OVER, GAME_OVER):
-            self._hand_over_events()
-
-    def _opening_events(self) -> None:
-        """Red threes the first player laid out when a fresh game was dealt."""
-        s = self.state
-        if s.history:
-            return
-        for side in (0, 1):
-            for c in s.red3[side]:
-                who = "You" if s.turn == self.me else SEAT_NAMES[s.turn]
-                self.events.append(RedThreeEvent(
-                    index=len(self.events), seat=SEATS[s.turn], card=CARD_CODE[c], replaced=True,
-                    text=f"{who} laid out the red three {card_text(CARD_CODE[c])} and drew a replacement."))
-
-    def _hand_over_events(self) -> None:
-        s = self.state
-        r = s.hand_results[-1]
-        side = self.me & 1
-        if s.went_out is not None:
-            who = seat_name(s.went_out, self.me).capitalize()
-            self.events.append(WentOutEvent(index=len(self.events), seat=SEATS[s.went_out], concealed=s.concealed,
-                                            text=f"{who} went out" + (" concealed." if s.concealed else ".")))
-        result = r.to_dict()
-        head = "The game is over. " if s.phase == GAME_OVER else ""
-        self.events.append(HandOverEvent(
-            index=len(self.events), seat=None, result=result,
-            text=(f"{head}Hand {s.deal_no + 1} is over: We {side_total(r, side):+d}, "
-                  f"They {side_total(r, 1 - side):+d}.")))
-
-    def _action_text(self, seat: int, a: Action, left: tuple[int, ...], entered: tuple[int, ...], pile: int) -> str:
-        who = "You" if seat == self.me else SEAT_NAMES[seat]
-        verb = a[0]
-        cards = " ".join(card_text(CARD_CODE[c]) for c in left)
-        if verb == "draw":
-            if seat == self.me:
-                got = [c for c in entered if CARD_KIND[c] != RED_THREE]
-                return f"{who} drew {card_text(CARD_CODE[got[0]])}." if got else f"{who} drew from the stock."
-            return f"{who} drew from the stock."
-        if verb == "take":
-            return f"{who} took the pack of {plural(pile, 'card')}" + (f" with {cards}." if cards else ".")
-        if verb == "meld":
-            return f"{who} melded {cards}."
-        if verb == "add":
-            return f"{who} added {cards} to the {KIND_NAMES[a[1]]}."
-        if verb == "discard":
-            return f"{who} discarded {cards}."
-        if verb == "ask":
-            return f"{who} asked 'Partner, may I go out?'"
-        if verb in ("yes", "no"):
-            return f"{who} answered {verb}."
-        if verb == "pass":
-            return f"{who} declined the pack."
-        if verb == "deal":
-            dealer = self.state.dealer
-            return f"{'You' if dealer == self.me else SEAT_NAMES[dealer]} dealt hand {self.state.deal_no + 1}."
-        return f"{who}: {format_action(a)}."
+        apply_and_record(self.state, self.me, self.events, seat, action, principles)
 
     def _bump(self, action: bool = False) -> None:
         self.rev += 1
@@ -481,7 +390,7 @@ class TableSession:
         self._games += 1
         self.state = self.game.new_initial_state(seed=self.seed + 1000 * self._games)
         self._log_start = len(self.events)
-        self._opening_events()
+        opening_events(self.state, self.me, self.events)
         self._undo.clear()
         self._hint = None
         self.selected = []
@@ -659,23 +568,7 @@ class TableSession:
             if isinstance(e, ActionEvent) and e.action == ("deal",):
                 start = i
                 break
-        out: list[dict[str, Any]] = []
-        me = SEATS[self.me]
-        for e in self.events[start:]:
-            seat = e.seat
-            who = "" if seat is None else ("You" if seat == me else SEAT_NAMES[SEATS.index(seat)])
-            why = _why(e)
-            prev = out[-1] if out else None
-            if (prev is not None and isinstance(e, ActionEvent) and prev["kind"] == "action" and seat != me
-                    and prev["seat"] == seat and e.action[0] not in ("deal", "yes", "no")
-                    and e.text.startswith(who + " ")):
-                prev["text"] = prev["text"].rstrip(".") + ", " + e.text[len(who) + 1:]
-                for part in why.split("; ") if why else ():
-                    if part not in prev["why"].split("; "):
-                        prev["why"] = f"{prev['why']}; {part}" if prev["why"] else part
-                continue
-            out.append({"i": e.index, "seat": seat, "who": who, "text": e.text, "why": why, "kind": e.kind})
-        return out
+        return log_entries(self.events[start:], self.me)
 
     def view(self) -> dict[str, Any]:
         """The view model for the learner (see :mod:`canasta_tutor.tutor.view`)."""
@@ -691,32 +584,6 @@ def _button(ok: bool, label: str, title: str, err: IllegalActionError | None) ->
     if err is not None:
         return {"ok": False, "label": label, "title": f"[{err.rule}] {err.reason}", "rule": err.rule}
     return {"ok": ok, "label": label, "title": title, "rule": None}
-
-
-def _why(e: Event) -> str:
-    """The why of an event for the log: the titles of a bot's principles (short), else its commentary."""
-    if not isinstance(e, ActionEvent):
-        return ""
-    if e.principles:
-        return "; ".join(PRINCIPLES[p].title for p in e.principles if p in PRINCIPLES)
-    return e.commentary
-
-
-def _summary(events: Sequence[ActionEvent]) -> str:
-    """The learner's own actions of one press in one sentence: melds and additions grouped by meld."""
-    if not all(e.action[0] in ("meld", "add") for e in events):
-        return " ".join(e.text for e in events)
-    groups: dict[int, list[ActionEvent]] = {}
-    for e in events:
-        groups.setdefault(e.action[1], []).append(e)
-    parts = []
-    for k, evs in groups.items():
-        cards = " ".join(card_text(c) for e in evs for c in e.cards)
-        if any(e.action[0] == "meld" for e in evs):
-            parts.append(f"melded {cards}")
-        else:
-            parts.append(f"added {cards} to the {KIND_NAMES[k]}")
-    return "You " + ", ".join(parts) + "."
 
 
 def _notation(action: Any) -> str:
