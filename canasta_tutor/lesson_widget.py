@@ -20,6 +20,7 @@ store, so stars survive a kernel restart.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import anywidget
@@ -96,6 +97,8 @@ class LessonWidget(anywidget.AnyWidget):
                 self.notice = f"Unknown intent {str(intent)[:40]!r}."
         except (CanastaError, ValueError, IndexError) as e:
             self.notice = str(e)
+        except sqlite3.Error as e:  # the level was played; only saving the stars failed
+            self.notice = f"Your stars could not be saved: {e}"
         self._refresh()
         return self.notice or self.player.run.status
 

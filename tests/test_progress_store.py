@@ -145,3 +145,22 @@ def test_a_writer_killed_mid_run_loses_nothing_committed(tmp_path: Path) -> None
         assert all(len(a["actions"]) == 40 for a in saved.values())
         for _aid, n in committed:
             assert store.stars_for(f"learner{n % 3}")[("lesson", f"level{n}")] == n % 3 + 1
+
+
+def test_a_store_opened_in_one_thread_saves_from_another(tmp_path: Path) -> None:
+    """A notebook kernel may handle a widget's message on another thread than the cell that made it."""
+    import threading
+
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        errors: list[BaseException] = []
+
+        def save() -> None:
+            try:
+                store.record(Attempt("ada", "l", "v", "passed", stars=2))
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        t = threading.Thread(target=save)
+        t.start()
+        t.join()
+        assert errors == [] and store.stars_for("ada") == {("l", "v"): 2}

@@ -131,7 +131,9 @@ class ProgressStore:
         self.path = Path(path) if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            # a notebook kernel may call from another thread than the one that opened the store;
+            # the store is used by one caller at a time, and SQLite serialises the connection
+            self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
             raise ProgressStoreError(f"cannot open the progress store {str(self.path)!r}: {e}") from None
         try:

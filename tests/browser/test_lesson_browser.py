@@ -1,0 +1,131 @@
+"""The "taking the pack" lesson in a real JupyterLab + chromium, by clicks: every level
+from the first to the last, the stars, the feedback of one deliberate mistake, and the
+stars still there after a kernel restart (the progress store)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from canasta_tutor.actions import parse_action
+from canasta_tutor.tutor.lessons.player import find_lesson
+from canasta_tutor.tutor.lessons.runner import LevelRun
+
+pytestmark = pytest.mark.browser
+
+# the kernel's progress store: a throwaway file (make test-browser sets one too); read at collection,
+# before the session's JupyterLab server starts and copies the environment
+os.environ.setdefault("CANASTA_TUTOR_PROGRESS", os.path.join(tempfile.mkdtemp(), "progress.sqlite3"))
+
+NOTEBOOK = "lessons/06-taking-the-pack.ipynb"
+ROOT = ".jp-NotebookPanel:not(.lm-mod-hidden) .cl-root"
+
+
+def _matches(code: str, token: str) -> bool:
+    token = token.upper()
+    if token == "JK":
+        return code == "JK"
+    if token == "10":
+        token = "T"
+    return code != "JK" and code[0] == token
+
+
+def _feedback_count(page) -> int:
+    return page.locator(f"{ROOT} .cl-feedback li").count()
+
+
+def _wait_for_answer(page, before: int) -> None:
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length > n",
+        arg=[f"{ROOT} .cl-feedback li", before], timeout=60_000)
+
+
+def _click_cards(page, tokens: list[str]) -> None:
+    hand = page.locator(f"{ROOT} .ct-seat-bottom .ct-hand .ct-card")
+    codes = [hand.nth(i).get_attribute("data-card") or "" for i in range(hand.count())]
+    used: set[int] = set()
+    for t in tokens:
+        i = next(i for i, c in enumerate(codes) if i not in used and _matches(c, t))
+        used.add(i)
+        hand.nth(i).click()
+
+
+def play_by_clicks(page, text: str, refused: bool = False) -> None:
+    """Play one action of the notation by clicking cards, a meld and a button (typed if illegal)."""
+    before = _feedback_count(page)
+    words = text.split()
+    verb = words[0]
+    if refused:  # the planner would stop an illegal selection before it is sent: type it instead
+        page.locator(f"{ROOT} .cl-input").fill(text)
+        page.locator(f"{ROOT} button.cl-primary").click()
+    elif verb in ("draw", "ask", "yes", "no", "pass"):
+        page.locator(f"{ROOT} button[data-button={verb}]").click()
+    elif verb == "take":
+        _click_cards(page, words[2:])
+        page.locator(f"{ROOT} button[data-button=take]").click()
+    elif verb in ("meld", "discard"):
+        _click_cards(page, words[1:])
+        page.locator(f"{ROOT} button[data-button={verb}]").click()
+    elif verb == "add":
+        _click_cards(page, words[1:2])
+        if len(words) == 4:
+            page.locator(f"{ROOT} .ct-melds-we .ct-meld[data-kind='{words[3].upper()}']").click()
+        page.locator(f"{ROOT} button[data-button=add]").click()
+    else:
+        raise AssertionError(f"no clicks for {text!r}")
+    _wait_for_answer(page, before)
+
+
+def test_taking_the_pack_lesson_by_clicks(lab):
+    lesson = find_lesson("taking-the-pack")
+    start = time.monotonic()
+    page = lab.open(NOTEBOOK)
+    lab.run_all_cells()
+    assert lab.errors() == []
+    root = page.locator(ROOT)
+    expect(root).to_have_count(1)
+
+    for n, level in enumerate(lesson.levels):
+        expect(root).to_have_attribute("data-level", level.id)
+        run = LevelRun(level, 0, hint_fn=None)  # the widget's seed is 0
+        line = run.solutions[0]
+        if n == 0:
+            # one deliberate mistake: discarding before drawing
+            rank = next(c[0] for c in run.state.hand("S") if c != "JK")
+            play_by_clicks(page, f"discard {rank}")
+            last = root.locator(".cl-feedback li").last
+            expect(last).to_contain_text("[R-TURN-2]")
+            expect(last).to_have_class("cl-refused")
+        for text in line:
+            illegal = run.state.explain(parse_action(text)) is not None
+            play_by_clicks(page, text, refused=illegal)
+            run.play(text)
+        expect(root).to_have_attribute("data-status", "passed")
+        stars = 2 if n == 0 else 3  # the mistake went over par on the first level
+        expect(root.locator(".cl-stars")).to_have_attribute("data-stars", str(stars))
+        if n + 1 < len(lesson.levels):
+            root.locator("button[data-intent=next]").click()
+    lab.screenshot("lesson-taking-the-pack-done", full_page=True)
+    levels = root.locator(".cl-levels button")
+    expect(levels.first).to_contain_text("★★")
+
+    # a kernel restart: the stars come back from the progress store
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")  # not awaited: it asks
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    page.wait_for_timeout(1000)
+    lab.wait_for_kernel_idle()
+    lab.run_all_cells()
+    root = page.locator(ROOT)
+    expect(root).to_have_attribute("data-level", lesson.levels[0].id)
+    expect(root).to_have_attribute("data-status", "open")
+    buttons = root.locator(".cl-levels button")
+    expect(buttons).to_have_count(len(lesson.levels))
+    expect(buttons.first).to_have_text("1 ★★")
+    for i in range(1, len(lesson.levels)):
+        expect(buttons.nth(i)).to_have_text(f"{i + 1} ★★★")
+    lab.screenshot("lesson-taking-the-pack-after-restart", full_page=True)
+    print(f"lesson browser test: {time.monotonic() - start:.1f} s")
