@@ -527,6 +527,8 @@ class State:
         caps = self.options.wild_caps
         pair_wild = caps[2] >= 1 and (nj or nd)
         lone = 0
+        pairs = 0  # kinds held as a pair with no meld: each needs a wild card to go down
+        tall = False  # some kind reaches four naturals (meld and hand): a canasta is possible
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
         if melds:
             get = melds.get
@@ -537,7 +539,10 @@ class State:
                     if n:
                         append(acts[0])
                         points += n * KIND_VALUES[k]
-                    if len(m[1]) < caps[len(m[0])]:
+                    nat = len(m[0])
+                    if nat + n >= 4:
+                        tall = True
+                    if len(m[1]) < caps[nat]:
                         if nj:
                             append(acts[1])
                         if nd:
@@ -545,6 +550,10 @@ class State:
                 elif n >= 2:
                     acts = _MELDS[k]
                     points += n * KIND_VALUES[k]
+                    if n == 2:
+                        pairs += 1
+                    elif n >= 4:
+                        tall = True
                     if n >= 3:
                         append(acts[0])
                     if pair_wild:
@@ -562,6 +571,10 @@ class State:
                     if n >= 3:
                         append(acts[0])
                         points += n * KIND_VALUES[k]
+                        if n >= 4:
+                            tall = True
+                    else:
+                        pairs += 1
                     if pair_wild:
                         if n == 2:
                             points += 2 * KIND_VALUES[k]
@@ -618,7 +631,10 @@ class State:
                 out.extend(compress(_DISCARDS, hand))
         elif not must_out and not (self.pending and not initial):
             out.extend(compress(_DISCARDS, hand))  # a discard of each kind held
-        if not self.asked and not self.melded_turn and not self.took_pack and lone <= 1:
+        # asking needs a hand that can go out (R-ASK-1): at most one lone card, a wild card for
+        # every unmelded pair (a discard never lowers that need) and a kind that can reach a canasta
+        if (not self.asked and not self.melded_turn and not self.took_pack and lone <= 1 and tall
+                and pairs <= nj + nd):
             if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options):
                 out.append(_ASK)
         return out
