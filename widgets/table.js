@@ -98,7 +98,8 @@ function seatHTML(pos, p, v, four, focusIdx) {
   const active = p.active ? " ct-active" : "";
   const dealer = p.dealer ? ' <span class="ct-dealer" title="dealer">D</span>' : "";
   const thinking = p.active && pos !== "bottom" && v.phase !== "hand_over" && v.phase !== "game_over" ? " ct-thinking" : "";
-  const head = `<div class="ct-seat-name${thinking}">${esc(p.name)} (${esc(p.seat)})${dealer} <span class="ct-count" data-count="${p.count}">${esc(countText(p))}</span></div>`;
+  const partner = p.partner ? ' <span class="ct-partner">partner</span>' : "";
+  const head = `<div class="ct-seat-name${thinking}">${esc(p.name)} (${esc(p.seat)})${partner}${dealer} <span class="ct-count" data-count="${p.count}">${esc(countText(p))}</span></div>`;
   let body;
   if (pos === "bottom") body = handHTML(v, four, focusIdx);
   else body = `<div class="ct-backs" role="img" aria-label="${esc(p.name)}: ${esc(countText(p))}, face down">${BACK.repeat(Math.min(p.count, 15))}</div>`;
