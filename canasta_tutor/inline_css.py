@@ -12,7 +12,8 @@ selectors, the descendant, child and next-sibling combinators,
 ``:first-child``/``:last-child``, specificity and source order, and
 ``var(--name, fallback)``.  Rules with other pseudo-classes (``:hover``,
 ``::after``), and every at-rule (``@container``, ``@media``, ``@keyframes``),
-are left out: the result is the widest layout, at rest.
+are left out unless asked for: the result is the widest layout, at rest, or
+with ``container=True`` the narrowest (the ``@container`` rules applied).
 
 >>> inline_styles('<style>.a { color: red } p.a { color: blue }</style><p class="a">x</p><i class="a">y</i>')
 '<p class="a" style="color: blue">x</p><i class="a" style="color: red">y</i>'
@@ -125,12 +126,13 @@ def _specificity(parts: list[tuple[str, list[str]]]) -> tuple[int, int, int]:
     return a, b, c
 
 
-def _parse_css(css: str) -> tuple[list[_Rule], dict[str, str]]:
+def _parse_css(css: str, container: bool = False, rules: list[_Rule] | None = None,
+               variables: dict[str, str] | None = None) -> tuple[list[_Rule], dict[str, str]]:
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    rules: list[_Rule] = []
-    variables: dict[str, str] = {}
+    rules = [] if rules is None else rules
+    variables = {} if variables is None else variables
     i, depth, start, prelude = 0, 0, 0, ""
-    order = 0
+    order = len(rules)
     while i < len(css):
         ch = css[i]
         if ch == "{":
@@ -143,7 +145,10 @@ def _parse_css(css: str) -> tuple[list[_Rule], dict[str, str]]:
             if depth == 0:
                 body = css[start:i]
                 start = i + 1
-                if not prelude.startswith("@"):
+                if container and prelude.startswith("@container"):
+                    _parse_css(body, container, rules, variables)
+                    order = len(rules)
+                elif not prelude.startswith("@"):
                     decls = []
                     for d in body.split(";"):
                         if ":" in d:
@@ -244,12 +249,16 @@ def _emit(node: _Node, rules: list[_Rule], variables: dict[str, str], out: list[
             out.append(f"</{child.tag}>")
 
 
-def inline_styles(markup: str) -> str:
-    """Return ``markup`` with its ``<style>`` elements removed and their rules put in ``style`` attributes."""
+def inline_styles(markup: str, container: bool = False) -> str:
+    """Return ``markup`` with its ``<style>`` elements removed and their rules put in ``style`` attributes.
+
+    ``container=True`` also applies the rules inside ``@container`` blocks, in order: the layout for a
+    narrow container, which fits a notebook column of any width.
+    """
     tree = _Tree()
     tree.feed(markup)
     tree.close()
-    rules, variables = _parse_css("".join(tree.css))
+    rules, variables = _parse_css("".join(tree.css), container)
     out: list[str] = []
     _emit(tree.root, rules, variables, out)
     return "".join(out)

@@ -107,7 +107,8 @@ class CanastaTable(anywidget.AnyWidget):
 
         The styles are inlined: an untrusted notebook (a fresh clone) drops ``<style>`` from stored outputs.
         """
-        return inline_styles(state_html(self.state, seat=SEATS[self.me], four_colour=self.session.four_colour))
+        html = state_html(self.state, seat=SEATS[self.me], four_colour=self.session.four_colour)
+        return inline_styles(html, container=True)  # the narrow layout: it fits any notebook column
 
     def status(self) -> str:
         """One stable line about the Python-side state (the browser test re-runs a cell printing it)."""

@@ -38,3 +38,9 @@ def test_rules_not_applied_statically_are_skipped():
 def test_text_and_attributes_stay_escaped():
     assert inline_styles('<p title="a &quot;b&quot; &amp; c">1 &lt; 2 &amp; 3</p>') == \
         '<p title="a &quot;b&quot; &amp; c">1 &lt; 2 &amp; 3</p>'
+
+
+def test_container_rules_applied_on_request_in_order():
+    css = "<style>.a { color: red } @container ct (max-width: 9px) { .a { color: blue } } .b { margin: 0 }</style>"
+    assert inline_styles(css + '<b class="a">1</b>') == '<b class="a" style="color: red">1</b>'
+    assert inline_styles(css + '<b class="a">1</b>', container=True) == '<b class="a" style="color: blue">1</b>'

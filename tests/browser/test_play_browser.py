@@ -224,10 +224,11 @@ def test_play_a_turn_by_clicking(lab):
     report = {"clicks": len(t.timings), "median_click_to_render_ms": round(median, 1),
               "max_click_to_render_ms": round(max(t.timings), 1), "view_bytes": size,
               "test_seconds": round(elapsed, 1)}
+    report["median_check"] = check_median(median, MEDIAN_LIMIT_MS)
     (lab.artifacts / "play-figures.json").write_text(json.dumps(report, indent=2))
     print(f"\nplay a turn: click-to-render over {len(t.timings)} clicks: median {median:.1f} ms, "
           f"max {max(t.timings):.1f} ms; view update {size} bytes; test {elapsed:.1f} s")
-    print("median click-to-render:", check_median(median, MEDIAN_LIMIT_MS))
+    print("median click-to-render:", report["median_check"])
 
 
 NATURAL_RANKS = "456789TJQKA"
@@ -354,10 +355,11 @@ def test_cards_clicked_are_cards_moved_over_a_whole_hand(lab):
               "median_click_to_render_ms": round(median, 1), "max_click_to_render_ms": round(max(t.timings), 1),
               "median_ms_by_click": t.medians_by_kind(), "largest_view_bytes": largest,
               "last_view_bytes": sizes[-1], "test_seconds": round(elapsed, 1)}
+    report["median_check"] = check_median(median, MEDIAN_LIMIT_MS)
     (lab.artifacts / "hand-figures.json").write_text(json.dumps(report, indent=2))
     print(f"\nwhole hand: {plays} plays ({melds} melds), click-to-render over {len(t.timings)} clicks: median "
           f"{median:.1f} ms, max {max(t.timings):.1f} ms; view update: largest {largest} bytes, "
           f"last {sizes[-1]} bytes; test {elapsed:.1f} s; medians by click: {t.medians_by_kind()}")
     assert melds >= 1, "no meld was played in the whole hand"
-    print("median click-to-render:", check_median(median, MEDIAN_LIMIT_MS))
+    print("median click-to-render:", report["median_check"])
     assert largest < WIRE_LIMIT, f"a view update of {largest} bytes"
