@@ -85,6 +85,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     for f in files:
         if not f.is_file():
             raise FileNotFoundError(2, "No such file", str(f))
+    # `lesson check lessons/*` also names the folder's Markdown guides: say so and skip them
+    skipped = [f for f in files if f.suffix.lower() == ".md"]
+    files = [f for f in files if f not in skipped]
+    for f in skipped:
+        print(f"{f}: skipped: a Markdown guide, not a lesson file (lessons are .toml)", file=sys.stderr)
     lessons, problems = _load_all(files)
     problems += check_course(lessons)
     levels = sum(len(lesson.levels) for lesson in lessons)

@@ -27,6 +27,15 @@ def test_check_passes_a_good_file(folder: Path, capsys: pytest.CaptureFixture[st
     assert "1 files, 1 lessons, 1 levels checked" in capsys.readouterr().out
 
 
+def test_check_skips_the_folders_markdown_guides(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    guide = folder / "FORMAT.md"
+    guide.write_text("# The lesson file format\n", encoding="utf-8")
+    assert main(["lesson", "check", str(folder / "00-demo.toml"), str(guide)]) == 0
+    out = capsys.readouterr()
+    assert "1 files, 1 lessons, 1 levels checked" in out.out
+    assert "FORMAT.md: skipped: a Markdown guide" in out.err
+
+
 def test_check_exits_2_and_names_file_line_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(BAD, encoding="utf-8")
