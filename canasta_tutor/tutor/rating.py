@@ -3,9 +3,10 @@
 Written here rather than taken from the ``glicko2`` package on PyPI (2.1.0): that
 package's volatility step (its ``_f``) uses the player's rating where the algorithm
 uses the rating deviation, ``phi``.  Glickman's worked example starts from a rating
-of 1500, where the rating on the internal scale is zero, so the package comes close on that
-example (its volatility there, 0.059993, is off in the sixth place) and goes wrong for every other rating.  It also keeps the system constant as
-a mutable class attribute shared by all players.
+of 1500, where the rating on the internal scale is zero, so the package comes close on
+that example (its volatility there, 0.059993, is off in the sixth place) and goes wrong
+for every other rating.  It also keeps the system constant as a mutable class attribute
+shared by all players.
 
 This module follows Glickman's description of the Glicko-2 system (steps 1 to 8),
 with the Illinois variant of regula falsi for the new volatility.  A rating period is
