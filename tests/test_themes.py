@@ -175,6 +175,7 @@ melds NS: KS KC KD
 CASES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "take-to-open": ((OPEN_TAKE, "take 9 9 9 JK"), (TAKE_OPENED, "take 9 9 9")),
     "take-frozen-pack": ((TAKE_FROZEN, "take J J J"), (TAKE_OPENED, "take 9 9 9")),
+    "take-open-pack": ((TAKE_OPENED, "take 9 9 9"), (TAKE_FROZEN, "take J J J")),
     "stop-card": ((BIG_OPEN, "discard 3"), (BIG_OPEN, "discard 9")),
     "safe-discard": ((BIG_OPEN, "discard 9"), (BIG_OPEN, "discard 5")),
     "freeze-on-purpose": ((BIG_OPEN, "discard 2"), (BIG_OPEN, "discard 3")),

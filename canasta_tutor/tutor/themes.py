@@ -52,6 +52,10 @@ def _take_frozen(s: Situation) -> bool:
     return s.verb == "take" and s.obs.freeze_at >= 0
 
 
+def _take_open(s: Situation) -> bool:
+    return s.verb == "take" and s.obs.freeze_at < 0 and s.obs.initial[s.obs.side]
+
+
 def _hold(s: Situation) -> bool:
     return "could-go-out" in s.facts and "goes-out" not in s.facts
 
@@ -97,6 +101,7 @@ def _stop(s: Situation) -> bool:
 THEMES: dict[str, tuple[str, Detector]] = {
     "take-to-open": ("take the pack to make the side's initial meld", _take_to_open),
     "take-frozen-pack": ("take a frozen pack with a natural pair", _take_frozen),
+    "take-open-pack": ("take an open pack onto the side's melds", _take_open),
     "stop-card": ("discard a black three to stop the next player", _stop),
     "safe-discard": ("discard a card the next player cannot use", _fact("safe-discard", "discard")),
     "freeze-on-purpose": ("discard a wild card to freeze the pack", _discard_wild),
