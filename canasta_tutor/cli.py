@@ -307,6 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .lesson_cli import register as register_lessons  # the lesson and course subcommands
 
     register_lessons(sub, common)
+    from .puzzle_cli import register as register_puzzles  # the puzzles subcommand
+
+    register_puzzles(sub, common)
     return p
 
 

@@ -1,0 +1,155 @@
+"""The ``puzzles`` subcommand of ``canasta-tutor``.
+
+- ``puzzles list [--json] [--csv] [--sample N --seed S] [--folder DIR]``: every puzzle with its ID,
+  rating, source, themes and solution; ``--csv`` prints lichess's columns and ours;
+- ``puzzles verify [--sample N --seed S] [--folder DIR]``: recompute every verification block from
+  its seed at its sample count; exit 1 on any difference or a failed only-move rule;
+- ``puzzles mine --games N [--workers W] [--out FILE]``: puzzles from seeded expert self-play
+  (see :mod:`canasta_tutor.tutor.mining`), with the puzzles found per CPU-hour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from .cli import UsageError, _emit
+
+
+def _puzzles(args: argparse.Namespace) -> list[Any]:
+    from .tutor.puzzles import load_library, sample
+
+    puzzles = load_library(args.folder)
+    if args.sample is not None:
+        if args.sample < 1:
+            raise UsageError(f"--sample must be 1 or more, not {args.sample}")
+        puzzles = sample(puzzles, args.sample, args.seed)
+    return puzzles
+
+
+def cmd_puzzles_list(args: argparse.Namespace) -> int:
+    from .tutor.puzzles import to_csv
+
+    puzzles = _puzzles(args)
+    if args.csv:
+        sys.stdout.write(to_csv(puzzles))
+        return 0
+    lines = [f"{p.id}  {p.rating:.0f}±{p.rd:.0f}  {p.source.split()[0]}  {' '.join(p.themes)}  "
+             f"solution: {', '.join(p.solution)}" for p in puzzles]
+    _emit(args, {"puzzles": [p.to_dict() for p in puzzles]}, "\n".join(lines) + f"\n{len(puzzles)} puzzles")
+    return 0
+
+
+def cmd_puzzles_verify(args: argparse.Namespace) -> int:
+    from .tutor.puzzles import verify
+
+    puzzles = _puzzles(args)
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    failures: dict[str, list[str]] = {}
+    start = time.perf_counter()
+    if progress:
+        from tqdm.auto import tqdm
+
+        it: Any = tqdm(puzzles, desc="verify", unit="puzzle", file=sys.stderr)
+    else:
+        it = puzzles
+    for p in it:
+        found = verify(p)
+        if found:
+            failures[p.id] = found
+    seconds = time.perf_counter() - start
+    text = "\n".join(f"{pid}: {'; '.join(v)}" for pid, v in failures.items())
+    text += ("\n" if text else "") + (f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified "
+                                     f"in {seconds:.1f} s")
+    _emit(args, {"verified": len(puzzles) - len(failures), "puzzles": len(puzzles), "failures": failures,
+                 "seconds": round(seconds, 1)}, text)
+    return 1 if failures else 0
+
+
+
+def _mine_one(job: tuple[int, int, int]) -> Any:
+    from .tutor.mining import mine_game
+
+    seed, samples, screen = job
+    return mine_game(seed, samples=samples, screen=screen)
+
+
+def cmd_puzzles_mine(args: argparse.Namespace) -> int:
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .tutor.puzzles import MIN_SAMPLES
+
+    if args.games < 1:
+        raise UsageError(f"--games must be 1 or more, not {args.games}")
+    if args.samples < MIN_SAMPLES:
+        raise UsageError(f"--samples must be at least {MIN_SAMPLES}, not {args.samples}")
+    workers = args.workers or os.cpu_count() or 1
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    jobs = [(args.seed + g, args.samples, args.screen) for g in range(args.games)]
+    start = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        it: Any = pool.map(_mine_one, jobs)
+        if progress:
+            from tqdm.auto import tqdm
+
+            it = tqdm(it, total=len(jobs), desc="mine", unit="game", file=sys.stderr)
+        for r in it:
+            results.append(r)
+    wall = time.perf_counter() - start
+    seen: set[str] = set()
+    records = []
+    for r in results:
+        for key, rec in zip(r.keys, r.records, strict=True):
+            if key not in seen:  # near-duplicates across games
+                seen.add(key)
+                records.append(rec)
+    cpu = sum(r.cpu for r in results)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write("".join(rec + "\n" for rec in records))
+    per_hour = len(records) / (cpu / 3600) if cpu > 0 else 0.0
+    data = {"games": args.games, "workers": workers, "decisions": sum(r.decisions for r in results),
+            "screened": sum(r.screened for r in results), "puzzles": len(records), "cpu_seconds": round(cpu, 1),
+            "wall_seconds": round(wall, 1), "puzzles_per_cpu_hour": round(per_hour, 1), "out": args.out}
+    text = (f"{len(records)} puzzles from {args.games} games ({data['decisions']} decisions, "
+            f"{data['screened']} passed the screen) in {wall:.1f} s wall, {cpu:.1f} s CPU: "
+            f"{per_hour:.1f} puzzles per CPU-hour" + (f"; appended to {args.out}" if args.out else ""))
+    _emit(args, data, text)
+    return 0
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add the ``puzzles`` subcommand to the main parser's subparsers."""
+    parser_class = sub._parser_class  # the CLI's parser, whose errors are one line
+    pz = sub.add_parser("puzzles", parents=[common], help="the puzzle library: list and verify")
+    pzs = pz.add_subparsers(dest="puzzles_command", metavar="PUZZLES_COMMAND", parser_class=parser_class)
+    pzs.required = True
+
+    def selection(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--folder", default=None, metavar="DIR", help="a puzzle folder (default: the library)")
+        q.add_argument("--sample", type=int, default=None, metavar="N", help="a seeded sample of N puzzles")
+        q.add_argument("--seed", type=int, default=0, help="the seed of the sample (default 0)")
+
+    ls = pzs.add_parser("list", parents=[common], help="every puzzle: ID, rating, source, themes, solution")
+    selection(ls)
+    ls.add_argument("--csv", action="store_true", help="CSV with lichess's columns and ours")
+    ls.set_defaults(func=cmd_puzzles_list)
+    pv = pzs.add_parser("verify", parents=[common], help="recompute every verification block; fail on a difference")
+    selection(pv)
+    pv.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress bar on stderr (default: when stderr is a terminal)")
+    pv.set_defaults(func=cmd_puzzles_verify)
+    mn = pzs.add_parser("mine", parents=[common], help="mine puzzles from seeded expert self-play")
+    mn.add_argument("--games", type=int, default=4, help="games, one hand each (default 4)")
+    mn.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    mn.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    mn.add_argument("--samples", type=int, default=2000, help="sampled deals of the full verification")
+    mn.add_argument("--screen", type=int, default=60, help="sampled deals of the screening search (default 60)")
+    mn.add_argument("--out", default=None, metavar="FILE", help="append the puzzle records to this file")
+    mn.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress bar on stderr (default: when stderr is a terminal)")
+    mn.set_defaults(func=cmd_puzzles_mine)
