@@ -1,0 +1,244 @@
+"""Does the default hint pick the move a much longer search picks? (a script that prints figures)
+
+    .venv/bin/python benchmarks/hint_accuracy.py                          # 200 positions, oracle at 50x
+    .venv/bin/python benchmarks/hint_accuracy.py --positions 10 --json    # a quick look
+    nice -n 10 .venv/bin/python benchmarks/hint_accuracy.py --workers 2 --max-minutes 30
+
+Positions come from seeded rules-of-thumb self-play (benchmarks/positions.py),
+taken in turn from four phases so that each has the same share: draw or take
+(``draw``), meld phase with a meld or an addition available (``meld``), meld
+phase with only discards left (``discard``), and the partner's answer to "may
+I go out?" (``answer``).  Positions with a single legal move are skipped.
+
+For each position, from the seat's observation:
+
+- the default hint, ``hint(obs, seed=0)``: the sample count it picks itself.
+  Its wall-clock and process CPU time are measured in this process, pinned to
+  one core, before any oracle runs;
+- the oracle: the same search (same candidates) with ``--oracle-factor`` times
+  the default's samples, on a different seed, so its sampled deals are
+  independent of the default's.  All candidates are played out on the same
+  sampled deals, so the oracle gives the paired difference of the runner-up to
+  its best.
+
+The oracle is clear on a position when its best leads its runner-up by more
+than the half-width of the 95% interval of that paired difference (1.96
+paired standard errors).  On clear positions we count how often the default
+hint's move is the oracle's best, and print that share with its Wilson 95%
+interval, by phase too.
+
+``--max-minutes`` stops handing out work when the time is up and reports what
+finished (``stopped_early`` in the output); the positions covered are always
+the first ones of the full run, so a short run gives the figures of the start
+of a long one.  ``--workers`` runs the oracle in that many processes; the
+latency is measured before, in this process alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from positions import sample_positions  # noqa: E402
+from strength import wilson  # noqa: E402
+
+from canasta_tutor.hint import Z95, analyse, hint  # noqa: E402
+from canasta_tutor.observer import Observation, observe  # noqa: E402
+from canasta_tutor.state import State  # noqa: E402
+
+PHASES = ("draw", "meld", "discard", "answer")
+HINT_SEED = 0
+ORACLE_SEED = 7919  # any seed other than the default hint's
+
+
+def phase_of(state: State) -> str:
+    """The benchmark's phase: the engine's, with the meld phase split by whether a meld or addition is open."""
+    if state.phase == "meld":
+        kinds = {a[0] for a in state.legal_actions()}
+        return "meld" if kinds & {"meld", "add"} else "discard"
+    return state.phase
+
+
+def draw_positions(count: int, seed: int) -> list[tuple[str, State]]:
+    """``count`` positions with two or more legal moves, taken in turn from the four phases.
+
+    The self-play stream of ``sample_positions`` is read until each phase has its share;
+    the same ``count`` and ``seed`` give the same positions, and a smaller ``count`` gives
+    the first ones of a larger."""
+    quota = -(-count // len(PHASES))
+    pool = 4 * count
+    while True:
+        by_phase: dict[str, list[State]] = {p: [] for p in PHASES}
+        for s in sample_positions(pool, seed=seed):
+            p = phase_of(s)
+            if p in by_phase and len(by_phase[p]) < quota and len(s.legal_actions()) > 1:
+                by_phase[p].append(s)
+        if all(len(v) == quota for v in by_phase.values()):
+            break
+        pool *= 2
+    out = [(p, by_phase[p][i]) for i in range(quota) for p in PHASES]
+    return out[:count]
+
+
+@dataclass
+class Oracle:
+    best: tuple
+    runner_up: tuple | None  # None when the search had a single candidate
+    lead: float  # best value minus runner-up value
+    lead_half_width: float  # 95% half-width of the paired difference
+    samples: int
+    cpu_s: float
+
+    @property
+    def clear(self) -> bool:
+        return self.runner_up is not None and self.lead > self.lead_half_width
+
+
+def oracle(task: tuple[Observation, int]) -> Oracle:
+    """The long search on ``obs`` with ``samples`` sampled deals."""
+    obs, samples = task
+    c = time.process_time()
+    _, est = analyse(obs, samples=samples, seed=ORACLE_SEED)
+    best = est[0]
+    if len(est) < 2:
+        return Oracle(best.action, None, 0.0, 0.0, best.samples, time.process_time() - c)
+    second = est[1]
+    return Oracle(best.action, second.action, best.mean - second.mean, Z95 * second.diff_stderr,
+                  best.samples, time.process_time() - c)
+
+
+def _unpin(cores: set[int]) -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
+
+
+def quantile(values: list[float], q: int) -> float:
+    """The ``q``-th percentile (``statistics.quantiles``, exclusive method); the value itself for one."""
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100)[q - 1]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1, help="seed of the self-play that gives the positions")
+    p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's samples, times the default's")
+    p.add_argument("--workers", type=int, default=1, help="processes for the oracle")
+    p.add_argument("--max-minutes", type=float, default=None, help="stop handing out work after this long")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    from tqdm.auto import tqdm
+
+    start = time.perf_counter()
+    deadline = None if args.max_minutes is None else start + 60 * args.max_minutes
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    if cores:
+        os.sched_setaffinity(0, {min(cores)})
+    quiet = not sys.stderr.isatty()
+
+    positions = draw_positions(args.positions, args.seed)
+    # 1. the default hint on every position, timed on one core, with nothing else of ours running
+    picks: list[tuple] = []
+    tasks: list[tuple[Observation, int]] = []
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _, s in tqdm(positions, desc="default hints", disable=quiet):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        obs = observe(s, s.actor)
+        t, c = time.perf_counter(), time.process_time()
+        h = hint(obs, seed=HINT_SEED)
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+        picks.append(h.best)
+        tasks.append((obs, args.oracle_factor * h.samples))
+
+    # 2. the oracle, in workers that may use every core again
+    oracles: list[Oracle] = []
+    bar = tqdm(total=len(tasks), desc="oracle", disable=quiet)
+
+    def time_left() -> bool:
+        return deadline is None or time.perf_counter() < deadline
+
+    if args.workers <= 1:
+        _unpin(cores)
+        for task in tasks:
+            if not time_left():
+                break
+            oracles.append(oracle(task))
+            bar.update()
+    else:
+        with ProcessPoolExecutor(args.workers, initializer=_unpin, initargs=(cores,)) as pool:
+            # a window of work in order, so the finished positions are always the first ones
+            pending: list[Future[Oracle]] = []
+            nxt = 0
+            while nxt < len(tasks) and len(pending) < 2 * args.workers:
+                pending.append(pool.submit(oracle, tasks[nxt]))
+                nxt += 1
+            while pending:
+                oracles.append(pending.pop(0).result())
+                bar.update()
+                if nxt < len(tasks) and time_left():
+                    pending.append(pool.submit(oracle, tasks[nxt]))
+                    nxt += 1
+    bar.close()
+
+    done = len(oracles)
+    phases: Counter[str] = Counter(ph for ph, _ in positions[:done])
+    clear: Counter[str] = Counter()
+    agree: Counter[str] = Counter()
+    for (ph, _), pick, o in zip(positions, picks, oracles, strict=False):
+        if o.clear:
+            clear[ph] += 1
+            agree[ph] += pick == o.best
+    n_clear = sum(clear.values())
+    n_agree = sum(agree.values())
+    share = n_agree / n_clear if n_clear else None
+    lo, hi = wilson(share or 0.0, n_clear)
+    oracle_cpu = statistics.fmean(o.cpu_s for o in oracles) if oracles else None
+    result: dict[str, Any] = {
+        "positions_asked": args.positions,
+        "positions": done,
+        "stopped_early": done < args.positions,
+        "phases": {ph: phases[ph] for ph in PHASES},
+        "oracle_factor": args.oracle_factor,
+        "clear_positions": n_clear,
+        "agree": n_agree,
+        "agreement": None if share is None else round(share, 3),
+        "agreement_ci95": None if share is None else [round(lo, 3), round(hi, 3)],
+        "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in PHASES},
+        "hint_positions_timed": len(wall),
+        "p50_ms": round(quantile(wall, 50), 1),
+        "p95_ms": round(quantile(wall, 95), 1),
+        "cpu_p50_ms": round(quantile(cpu, 50), 1),
+        "cpu_p95_ms": round(quantile(cpu, 95), 1),
+        "cores_for_latency": 1 if cores else None,
+        "oracle_cpu_s_mean": None if oracle_cpu is None else round(oracle_cpu, 1),
+        "workers": args.workers,
+        "elapsed_s": round(time.perf_counter() - start, 1),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    for k, v in result.items():
+        print(f"{k:20} {v}")
+    if result["stopped_early"]:
+        print(f"stopped early (--max-minutes {args.max_minutes}): the oracle finished {done} of "
+              f"{args.positions} positions; the figures above cover those {done} (latency: {len(wall)})")
+
+
+if __name__ == "__main__":
+    main()
