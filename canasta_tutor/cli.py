@@ -310,6 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .puzzle_cli import register as register_puzzles  # the puzzles subcommand
 
     register_puzzles(sub, common)
+    from .class_cli import register as register_class  # the class subcommand (teacher's tools)
+
+    register_class(sub, common)
     return p
 
 
