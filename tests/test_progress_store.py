@@ -41,7 +41,7 @@ def test_a_played_level_is_saved_with_its_actions_and_rules(tmp_path: Path) -> N
     assert saved["status"] == "passed" and saved["lesson"] == "demo" and saved["level"] == "take-frozen"
     assert saved["tries"] == 2 and saved["par"] == 1
     refused = [a for a in saved["actions"] if a["kind"] == "refused"]
-    assert refused == [{"kind": "refused", "text": "discard 4", "rule": "R-TURN-2"}]
+    assert refused == [{"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": ""}]
 
 
 def test_store_survives_reopening_and_uses_wal(tmp_path: Path) -> None:
@@ -164,3 +164,188 @@ def test_a_store_opened_in_one_thread_saves_from_another(tmp_path: Path) -> None
         t.start()
         t.join()
         assert errors == [] and store.stars_for("ada") == {("l", "v"): 2}
+
+
+# ------------------------------------------------------------------ schema 2: students, classes, attempts
+
+V1_SCHEMA = """
+CREATE TABLE learners (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
+CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY, learner_id INTEGER NOT NULL REFERENCES learners(id),
+    kind TEXT NOT NULL DEFAULT 'lesson', lesson TEXT NOT NULL, level TEXT NOT NULL,
+    seed INTEGER NOT NULL DEFAULT 0, started TEXT NOT NULL, finished TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'open')),
+    stars INTEGER NOT NULL DEFAULT 0 CHECK (stars BETWEEN 0 AND 3), tries INTEGER NOT NULL DEFAULT 0,
+    par INTEGER, hints INTEGER NOT NULL DEFAULT 0, rating_before REAL, rating_after REAL);
+CREATE INDEX attempts_by_learner ON attempts (learner_id, lesson, level);
+CREATE TABLE attempt_actions (
+    attempt_id INTEGER NOT NULL REFERENCES attempts(id), n INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('action', 'refused', 'hint', 'reply')), text TEXT NOT NULL,
+    rule TEXT NOT NULL DEFAULT '', PRIMARY KEY (attempt_id, n));
+CREATE TABLE best_stars (
+    learner_id INTEGER NOT NULL REFERENCES learners(id), lesson TEXT NOT NULL, level TEXT NOT NULL,
+    stars INTEGER NOT NULL CHECK (stars BETWEEN 0 AND 3), updated TEXT NOT NULL,
+    PRIMARY KEY (learner_id, lesson, level));
+INSERT INTO learners VALUES (1, 'ada', '2026-01-05T10:00:00+00:00');
+INSERT INTO attempts VALUES (1, 1, 'lesson', 'freezing', 'one', 3, '2026-01-05T10:00:00+00:00',
+    '2026-01-05T10:02:00+00:00', 'passed', 2, 2, 1, 0, NULL, NULL);
+INSERT INTO attempt_actions VALUES (1, 0, 'refused', 'discard 4', 'R-TURN-2');
+INSERT INTO attempt_actions VALUES (1, 1, 'action', 'take 9 9 9', '');
+INSERT INTO best_stars VALUES (1, 'freezing', 'one', 2, '2026-01-05T10:02:00+00:00');
+PRAGMA application_id = 1131304053;
+PRAGMA user_version = 1;
+"""
+
+
+def _v1_store(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.executescript(V1_SCHEMA)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+
+
+def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) -> None:
+    from canasta_tutor.tutor.progress import SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite3"
+    _v1_store(path)
+    with ProgressStore(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert store.integrity() == "ok"
+        (old,) = store.attempts("ada")
+        assert (old["lesson"], old["level"], old["stars"], old["seed"]) == ("freezing", "one", 2, 3)
+        assert old["actions"][0] == {"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": ""}
+        assert len(old["uid"]) == 32 and old["themes"] == [] and old["assignment"] == ""
+        assert store.stars_for("ada") == {("freezing", "one"): 2}
+        # the new parts work on the migrated file
+        store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", themes=["frozen-pack"],
+                             actions=[{"kind": "wrong", "text": "draw", "reason": "the pack is worth more"}]))
+        store.add_to_class("monday", "ada", "bob")
+        assert store.class_members("monday") == ["ada", "bob"]
+    with ProgressStore(path) as store:   # reopening does not migrate again
+        assert store.attempts()[0]["uid"] == old["uid"]
+
+
+def test_students_classes_and_the_attempts_fields(tmp_path: Path) -> None:
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        store.add_learner("s01", "Ada Lovelace")
+        store.add_class("monday", "Monday evening")
+        store.add_to_class("monday", "s01", "s02")
+        store.add_to_class("tuesday", "s02")
+        aid = store.record(Attempt("s01", "puzzles", "c01-frozen-by-a-deuce", "passed", stars=3, kind="puzzle",
+                                   started="2026-01-05T10:00:00+00:00", finished="2026-01-05T10:00:40+00:00",
+                                   hints=1, rating_before=1500.0, rating_after=1532.5, themes=["frozen-pack"],
+                                   assignment="week1", actions=[
+                                       {"kind": "refused", "text": "take 9 9", "rule": "R-PACK-3",
+                                        "reason": "the pack is frozen"},
+                                       {"kind": "hint", "text": "Look at the pile."},
+                                       {"kind": "action", "text": "draw"}]))
+        assert store.classes() == ["monday", "tuesday"]
+        assert store.class_members("monday") == ["s01", "s02"] and store.class_members("tuesday") == ["s02"]
+        assert store.display_names() == {"s01": "Ada Lovelace", "s02": "s02"}
+        (a,) = store.attempts("s01")
+        assert a["id"] == aid and a["kind"] == "puzzle" and a["assignment"] == "week1"
+        assert a["themes"] == ["frozen-pack"] and (a["rating_before"], a["rating_after"]) == (1500.0, 1532.5)
+        assert (a["started"], a["finished"], a["hints"]) == ("2026-01-05T10:00:00+00:00",
+                                                             "2026-01-05T10:00:40+00:00", 1)
+        assert a["actions"][0] == {"kind": "refused", "text": "take 9 9", "rule": "R-PACK-3",
+                                   "reason": "the pack is frozen"}
+        assert [x["kind"] for x in a["actions"]] == ["refused", "hint", "action"]
+        with pytest.raises(sqlite3.IntegrityError):   # not an action kind
+            store.record(Attempt("s01", "l", "v", "failed", actions=[{"kind": "shout", "text": "!"}]))
+        assert len(store.attempts()) == 1
+
+
+def test_merging_a_students_store_is_idempotent_and_reads_only(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    student = tmp_path / "s01.sqlite3"
+    with ProgressStore(student) as store:
+        store.record(Attempt("learner", "freezing", "one", "passed", stars=3,
+                             actions=[{"kind": "action", "text": "take 9 9 9"}]))
+        store.record(Attempt("learner", "puzzles", "c02", "failed", kind="puzzle"))
+    old = tmp_path / "s02.sqlite3"
+    _v1_store(old)
+    student.chmod(0o444)
+    try:
+        with ProgressStore.for_course(course) as store:
+            assert store.path == course / "progress.sqlite3"
+            assert store.merge_from(student, as_learner="s01", class_name="monday") == 2
+            assert store.merge_from(student, as_learner="s01", class_name="monday") == 0
+            assert store.merge_from(old, class_name="monday") == 1
+            assert store.merge_from(old, class_name="monday") == 0
+            assert store.class_members("monday") == ["ada", "s01"]
+            assert store.stars_for("s01") == {("freezing", "one"): 3}
+            assert [x["text"] for x in store.attempts("s01")[0]["actions"]] == ["take 9 9 9"]
+            assert store.learners() == ["ada", "s01"]
+    finally:
+        student.chmod(0o644)
+    with ProgressStore(old) as store:   # merging read the old file without migrating it ... until now
+        assert len(store.attempts()) == 1
+    with pytest.raises(ProgressStoreError, match="no progress store"):
+        ProgressStore(tmp_path / "x.sqlite3").merge_from(tmp_path / "missing.sqlite3")
+
+
+def test_merging_a_foreign_file_gives_one_clear_error(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.sqlite3"
+    notes.write_bytes(b"not a database at all\n" * 100)
+    with ProgressStore(tmp_path / "p.sqlite3") as store, pytest.raises(ProgressStoreError, match="is not a"):
+        store.merge_from(notes)
+
+
+def test_a_newer_store_is_refused_with_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "p.sqlite3"
+    ProgressStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(ProgressStoreError, match="newer canasta-tutor"):
+        ProgressStore(path)
+
+
+WRITER_N = """
+import sys
+from canasta_tutor.tutor.progress import Attempt, ProgressStore
+store = ProgressStore(sys.argv[1])
+who, n = sys.argv[2], int(sys.argv[3])
+for k in range(n):
+    store.record(Attempt(who, "lesson", f"level{k}", "passed", stars=k % 3 + 1, tries=k,
+                         actions=[{"kind": "action", "text": "draw"}] * 5))
+"""
+
+
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.sqlite3"
+    ProgressStore(path).close()
+    n = 150
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER_N, str(path), who, str(n)]) for who in ("ada", "bob")]
+    for p in procs:
+        assert p.wait(timeout=120) == 0
+    with ProgressStore(path) as store:
+        assert store.integrity() == "ok"
+        for who in ("ada", "bob"):
+            mine = store.attempts(who)
+            assert sorted(a["tries"] for a in mine) == list(range(n))
+            assert all(len(a["actions"]) == 5 for a in mine)
+            assert len(store.stars_for(who)) == n
+
+
+def test_two_processes_opening_a_version_1_store_at_once_migrate_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    _v1_store(path)
+    code = ("import sys; from canasta_tutor.tutor.progress import ProgressStore; "
+            "s = ProgressStore(sys.argv[1]); print(len(s.attempts()))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=60)[0].strip() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0] and outs == ["1", "1"]
+    with ProgressStore(path) as store:
+        assert store.integrity() == "ok" and len(store.attempts()) == 1
+
+
+def test_data_version_moves_when_another_connection_commits(tmp_path: Path) -> None:
+    path = tmp_path / "p.sqlite3"
+    with ProgressStore(path) as reader, ProgressStore(path) as writer:
+        v = reader.data_version()
+        assert reader.data_version() == v
+        writer.record(Attempt("ada", "l", "v", "passed", stars=1))
+        assert reader.data_version() != v
