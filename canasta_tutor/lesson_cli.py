@@ -48,7 +48,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     pl.add_argument("--seed", type=int, default=0, help="seed of a generated level (default 0)")
     pl.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
     pl.add_argument("--hint", action="store_true",
-                    help="explain a failure with the hint when the lesson has no feedback for it (slower)")
+                    help="explain wrong moves and failures with the hint's search (slower); without it a wrong "
+                         "move is compared with the level's own move, in the hint's words")
     pl.set_defaults(func=cmd_play)
 
     co = sub.add_parser("course", parents=[common], help="copy the course (lessons and notebooks) into a folder")
@@ -173,7 +174,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         print(f"{lesson.id}/{level.id}: {run.goal}")
         for r in results:
-            mark = "ok" if r.accepted else "refused"
+            mark = ("wrong" if r.wrong else "ok") if r.accepted else "refused"
             print(f"> {r.text}  [{mark}]")
             for line in r.feedback:
                 print(f"  {line}")

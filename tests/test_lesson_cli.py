@@ -82,6 +82,30 @@ def test_play_json(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert data["status"] == "passed" and data["stars"] == 2 and data["unplayed"] == []
 
 
+def test_play_json_answers_a_wrong_move_at_once(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "play", "demo", "take-frozen", "--dir", str(folder), "--actions",
+                 "tkae; draw; discard 4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    typo, draw, discard = data["actions"]
+    assert typo["accepted"] is False and "unknown action" in typo["feedback"][0]
+    # legal but wrong: explained at once, in the hint's words, while the level is still open
+    assert draw["accepted"] is True and draw["wrong"] is True and draw["status"] == "open"
+    assert draw["feedback"][0].startswith("You drew ")
+    assert draw["feedback"][1] == ("This level plays take 9 9 9 here, not draw. "
+                                   "Drawing leaves the 4-card pack to the others.")
+    assert discard["status"] == "failed" and discard["wrong"] is False
+    assert discard["feedback"][-1].startswith("The goal was not reached: Take the pack with your natural pair")
+    assert data["status"] == "failed" and data["stars"] == 0
+
+
+def test_play_json_gives_the_failure_checks_feedback_on_the_real_course(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "play", "first-strategy", "do-not-feed-their-meld", "--actions", "discard 8",
+                 "--json"]) == 0
+    (only,) = json.loads(capsys.readouterr().out)["actions"]
+    assert only["accepted"] is True and only["status"] == "failed"
+    assert only["feedback"][-1].startswith("West could put your eight on their eights")
+
+
 def test_play_by_level_number_and_unknown_names(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lesson", "play", "demo", "1", "--dir", str(folder), "--actions", "take 9 9 9"]) == 0
     assert "status: passed, stars: 3" in capsys.readouterr().out

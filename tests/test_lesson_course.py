@@ -112,3 +112,11 @@ def test_the_course_has_at_least_12_lessons_and_72_levels() -> None:
     assert len(LESSONS) == len(FILES) >= 12
     assert len(LEVELS) >= 72
     assert GENERATED, "no generated level: the sweep over seeds would test nothing"
+
+
+def test_the_four_lessons_the_mission_names_have_the_most_levels() -> None:
+    """Melds, freezing the pack, taking the pack and going out concealed (orders 2, 5, 6, 9)."""
+    sizes = {lesson.order: len(lesson.levels) for lesson in LESSONS}
+    named = [sizes[n] for n in (2, 5, 6, 9)]
+    others = [size for order, size in sizes.items() if order not in (2, 5, 6, 9)]
+    assert min(named) > max(others), sizes

@@ -155,3 +155,14 @@ def test_a_press_can_play_several_actions() -> None:
     results = p.press("meld", ["KH", "KD", "KS", "KC"])
     assert [r.notation for r in results] == ["meld K K K", "add K"]
     assert results[-1].status == "passed" and p.run.stars() == 3
+
+
+def test_the_widget_shows_a_wrong_move_at_once_with_the_session_log() -> None:
+    w = LessonWidget(lesson(), store=None, hint_fn=None)
+    assert w.handle({"intent": "press", "button": "draw"}) == "open"
+    answer = w.view["feedback"][-1]
+    assert answer["accepted"] is True and answer["wrong"] is True and answer["status"] == "open"
+    assert answer["lines"][0].startswith("<p>You drew ")  # the session layer's text for the action
+    assert answer["lines"][1] == ("<p>This level plays take 9 9 9 here, not draw. "
+                                  "Drawing leaves the 4-card pack to the others.</p>")
+    assert w.player.run.table_log()[-1]["text"].startswith("You drew ")

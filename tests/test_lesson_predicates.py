@@ -6,10 +6,13 @@ from typing import Any
 
 import pytest
 
+from canasta_tutor.cards import parse_kind
+from canasta_tutor.observer import Observation, observe
 from canasta_tutor.position import parse_position
 from canasta_tutor.tutor.events import ActionEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from canasta_tutor.tutor.lessons.model import Level
-from canasta_tutor.tutor.lessons.predicates import PREDICATES, Context, check_expression, evaluate, mentions, rules_in
+from canasta_tutor.tutor.lessons.predicates import (PREDICATES, Context, check_expression, discard_is_safe, evaluate,
+                                                    mentions, rules_in)
 from canasta_tutor.tutor.lessons.runner import LevelRun
 
 # S to draw; the pile is frozen by a deuce; NS has opened (a meld of eights); S holds a pair of nines
@@ -141,10 +144,50 @@ def test_melded_at_least() -> None:
 def test_discarded_safe() -> None:
     assert evaluate("discarded_safe", ctx(safe=(True,)))
     assert not evaluate("discarded_safe", ctx(safe=(False,)))
-    # W holds two sevens in this position; after S discards a seven W could take the pack
-    w_sevens = OPEN_PILE.replace("W: 9", "W: 7H 7D 4S 4H 5S 5C 6S 6C 8C").replace("E: 9", "E: 9")
-    assert not evaluate("discarded_safe", played(w_sevens, "draw", "discard 7"))
-    assert evaluate("discarded_safe", played(w_sevens, "draw", "discard K"))
+    # EW has a meld of queens and the pack is open to them: a queen feeds West (R-PACK-2)
+    queens = OPEN_PILE.replace("S: 9H 9C KH KD KS 4D 7C", "S: 9H 9C KH KD QC 4D 7C")
+    assert not evaluate("discarded_safe", played(queens, "draw", "discard Q"))
+    assert evaluate("discarded_safe", played(queens, "draw", "discard K"))
+    # frozen by the deuce: West could only take it with a natural pair, and none is in sight
+    assert evaluate("discarded_safe", played(queens.replace("pile: 5H 6D 9S", "pile: 5H 2C* 6D 9S"),
+                                             "draw", "discard Q"))
+
+
+def test_discarded_safe_reads_only_what_the_learner_sees() -> None:
+    # West really holds two sevens, unseen by South: a seven is as safe as it looks
+    hidden = OPEN_PILE.replace("W: 9", "W: 7H 7D 4S 4H 5S 5C 6S 6C 8C")
+    assert evaluate("discarded_safe", played(hidden, "draw", "discard 7"))
+    # the same sevens, seen going into West's hand with a pack they took: not safe (R-PACK-4)
+    seen = OPEN_PILE.replace("W: 9", "W: 7H 7D 4S 4H 5S 5C 6S 6C 8C known: 7 7")
+    assert not evaluate("discarded_safe", played(seen, "draw", "discard 7"))
+    assert evaluate("discarded_safe", played(seen, "draw", "discard K"))
+
+
+def _obs(text: str, seat: str = "S") -> Observation:
+    return observe(parse_position(text), seat)
+
+
+@pytest.mark.parametrize("hand_w,kind,safe", [
+    ("W: 9", "Q", False),  # their meld of queens, the pack open to them
+    ("W: 9", "K", True),
+    ("W: 9", "3", True),  # a black three on top blocks the pack (R-PACK-3)
+    ("W: 9", "2", True),  # so does a wild card
+    ("W: 9", "JK", True),
+    ("W: KH 4S 4H 5S 5C 6S 6C 8C JK known: K JK", "K", False),  # one king and a wild card, seen: way (b)
+    ("W: KH 4S 4H 5S 5C 6S 6C 8C JK known: K", "K", True),  # the joker unseen
+    ("W: KH KC 4H 5S 5C 6S 6C 8C 9C", "K", True),  # a pair unseen
+    ("W: KH KC 4H 5S 5C 6S 6C 8C 9C known: K K", "K", False),  # a pair seen
+])
+def test_discard_is_safe_judged_from_the_observation(hand_w: str, kind: str, safe: bool) -> None:
+    assert discard_is_safe(_obs(OPEN_PILE.replace("W: 9", hand_w)), parse_kind(kind)) is safe
+
+
+def test_a_frozen_pack_needs_a_seen_pair_and_an_unopened_side_cannot_add() -> None:
+    frozen = FROZEN.replace("W: 9", "W: KH 4S 4H 5S 5C 6S 6C 8C JK known: K JK")
+    assert discard_is_safe(_obs(frozen), parse_kind("Q"))  # frozen: their queens need a natural pair
+    assert discard_is_safe(_obs(frozen), parse_kind("K"))  # one king and a joker do not take a frozen pack
+    unopened = OPEN_PILE.replace("melds EW: QH QS QD\n", "")
+    assert discard_is_safe(_obs(unopened), parse_kind("Q"))
 
 
 def test_turn_ended() -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from canasta_tutor.actions import parse_action
 from canasta_tutor.state import State
 from canasta_tutor.tutor.events import RefusedEvent
 from canasta_tutor.tutor.lessons.check import solve
@@ -16,7 +17,7 @@ from canasta_tutor.tutor.lessons.generate import GenerationError, generate
 from canasta_tutor.tutor.lessons.loader import LessonFormatError, check_text, parse_lesson
 from canasta_tutor.tutor.lessons.locate import locate
 from canasta_tutor.tutor.lessons.runner import (DEMO, FAILED, OPEN, PASSED, LessonRuntimeError, LevelOverError,
-                                                LevelRun)
+                                                LevelRun, why_worse)
 
 HEAD = 'id = "t"\ntitle = "T"\norder = 1\nsummary = "s"\n'
 
@@ -64,7 +65,7 @@ def test_an_illegal_action_gets_the_engines_reason_rule_and_the_lessons_note() -
     before = run.position()
     r = run.play("discard 4")
     assert not r.accepted and r.rule == "R-TURN-2" and r.reason
-    assert r.feedback == [f"{r.reason} [R-TURN-2]", "First the pack or the stock, then the rest."]
+    assert r.feedback == [f"[R-TURN-2] {r.reason}", "First the pack or the stock, then the rest."]  # the session's text
     assert run.position() == before and run.status == OPEN and run.tries == 1
     assert isinstance(run.events[-1], RefusedEvent) and run.events[-1].rule == "R-TURN-2"
 
@@ -95,21 +96,77 @@ def test_a_legal_but_wrong_action_gets_the_failures_feedback() -> None:
         run.play("draw")
 
 
-def test_without_a_failure_the_hint_explains_from_where_the_learner_left_the_lines() -> None:
+def test_a_failure_that_matches_at_once_answers_at_once() -> None:
+    level = one_level('''par = 1
+turns = 2
+success = "pack_taken"
+solutions = [["take 9 9 9"]]
+[[level.failure]]
+when = { played = "draw" }
+feedback = "Drawing gives up the pack for this turn."
+''')
+    run = LevelRun(level, hint_fn=None)
+    r = run.play("draw")
+    assert r.accepted and r.status == FAILED and not r.wrong
+    assert r.feedback == ["You drew 4♠.", "Drawing gives up the pack for this turn."]
+
+
+def test_a_wrong_move_without_a_failure_is_explained_at_once_by_the_hint() -> None:
     level = one_level('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n')
-    seen: list[tuple[State, str]] = []
+    seen: list[tuple[State, str, tuple, tuple | None]] = []
 
-    def fake_hint(state: State, seat: str, seed: int) -> str:
-        seen.append((state, seat))
-        return "take 9 9 9: the pack is worth it."
+    def fake_why(state: State, seat: str, action: tuple, expected: tuple | None, seed: int) -> str:
+        seen.append((state, seat, action, expected))
+        return "Drawing leaves the pack to the others."
 
-    run = LevelRun(level, hint_fn=fake_hint)
-    run.play("draw")
+    def no_hint(state: State, seat: str, seed: int) -> str:
+        raise AssertionError("the wrong move was already explained")
+
+    run = LevelRun(level, hint_fn=no_hint, why_fn=fake_why)
+    r = run.play("draw")  # legal, and after it the pack cannot be taken this turn
+    assert r.accepted and r.wrong and r.status == OPEN  # answered now, not when the turns run out
+    assert r.feedback[-1] == "Drawing leaves the pack to the others."
+    (state, seat, action, expected), = seen
+    assert seat == "S" and state.phase == "draw" and action == ("draw",)
+    assert expected == parse_action("take 9 9 9")  # the level's move there
+    r = run.play("discard 4")
+    assert not r.wrong and len(seen) == 1  # one explanation per attempt, reused when the level fails
+    assert r.status == FAILED
+    assert r.feedback[-1] == "The goal was not reached: Take the pack. Drawing leaves the pack to the others."
+
+
+def test_without_search_the_wrong_move_is_compared_with_the_levels_move_in_the_hints_words() -> None:
+    level = one_level('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n')
+    run = LevelRun(level, hint_fn=None)
+    r = run.play("draw")
+    assert r.wrong and r.status == OPEN
+    assert r.feedback == ["You drew 4♠.", "This level plays take 9 9 9 here, not draw. "
+                          "Drawing leaves the 4-card pack to the others."]
     r = run.play("discard 4")
     assert r.status == FAILED
-    assert r.feedback[-1] == "The goal was not reached: Take the pack. take 9 9 9: the pack is worth it."
-    (state, seat), = seen
-    assert seat == "S" and state.phase == "draw"  # the position before "draw", the first step off the lines
+    assert r.feedback[-1] == ("The goal was not reached: Take the pack. This level plays take 9 9 9 here, not draw. "
+                              "Drawing leaves the 4-card pack to the others.")
+
+
+def test_a_move_off_the_lines_that_still_reaches_the_goal_is_not_wrong() -> None:
+    position = POSITION.replace("turn: S draw", "turn: S meld").replace("S: 9H 9C KH KD KS 4D 7C",
+                                                                         "S: 7H 7D 7C KH KD KS 4D 9C")
+    level = one_level('par = 2\nsuccess = { meld_of = "K 7" }\nsolutions = [["meld K K K", "meld 7 7 7"]]\n',
+                      position)
+    run = LevelRun(level, hint_fn=None)
+    r = run.play("meld 7 7 7")  # the other order: off the declared line, but the goal is still in reach
+    assert r.accepted and not r.wrong and r.feedback == ["You melded 7♥ 7♦ 7♣."]
+    assert run.play("meld K K K").status == PASSED and run.stars() == 3
+
+
+@pytest.mark.slow
+def test_with_search_the_hint_grades_the_wrong_move() -> None:
+    level = one_level('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n')
+    state = LevelRun(level, hint_fn=None).start
+    text = why_worse(state, "S", ("draw",), parse_action("take 9 9 9"), seed=0, search=True)
+    assert text.startswith("In a game the hint rates draw ") and "take 9 9 9" in text
+    assert "Drawing leaves the 4-card pack to the others." in text
+    assert why_worse(state, "S", ("discard", 4)) == ""  # not legal here: nothing to explain
 
 
 def test_stars_par_and_hints() -> None:
@@ -154,7 +211,7 @@ W = ["draw", "discard 5"]
     run = LevelRun(level, hint_fn=None)
     run.play("draw")
     r = run.play("discard 4")
-    assert r.replies[0] == "W: draw" and r.replies[1] == "W: discard 5"
+    assert r.replies[0] == "West drew from the stock, discarded 5♥."  # the table log's words
     assert len(r.replies) > 2  # N and E played by the bot after W's script
     assert run.learner_to_act()
 

@@ -30,7 +30,7 @@ function feedbackHTML(v) {
   if (!v.feedback.length) return "";
   return '<ul class="cl-feedback" aria-live="polite">' + v.feedback.map((f) => {
     const cls = f.status === "passed" ? "cl-passed" : f.status === "failed" ? "cl-failed"
-      : f.accepted ? "" : "cl-refused";
+      : !f.accepted ? "cl-refused" : f.wrong ? "cl-wrong" : "";
     const replies = f.replies.length ? `<div class="cl-replies">${f.replies.join("; ")}</div>` : "";
     return `<li class="${cls}"><strong>${f.action}</strong>${f.lines.join("")}${replies}</li>`;
   }).join("") + "</ul>";

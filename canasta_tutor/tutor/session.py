@@ -161,6 +161,11 @@ class TableSession:
                                         notation=_notation(act), rule=err.rule, reason=err.reason))
         return self._say(f"[{err.rule}] {err.reason}", "error", err.rule)
 
+    def refuse(self, err: IllegalActionError, action: Action = ()) -> str:
+        """Record the engine's refusal ``err`` of the learner's ``action`` (a :class:`RefusedEvent`) and
+        show it; returns the message.  For a front end that checks or plans actions itself (lessons)."""
+        return self._refuse(err, action)
+
     def _greet(self) -> None:
         s = self.state
         side = self.me & 1

@@ -7,17 +7,15 @@ reads the file only); ``canasta-tutor lesson check`` runs both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ...actions import format_action, parse_action
 from ...errors import CanastaError
 from .generate import GenerationError
 from .locate import format_field, locate
 from .model import Lesson, Level, Problem
 from .predicates import rules_in
-from .runner import OPEN, PASSED, LevelRun, feedback_contains, replay
+from .runner import OPEN, PASSED, LevelRun, SearchResult, feedback_contains, replay, search_pass
 
 
 class _Lines:
@@ -123,60 +121,12 @@ def _check_wrong(level: Level, seed: int, lines: _Lines) -> list[Problem]:
     return problems
 
 
-@dataclass
-class SearchResult:
-    found: list[str] | None
-    nodes: int
-    exhausted: bool
-
-
 def solve(level: Level, seed: int = 0, max_nodes: int = 4000) -> SearchResult:
-    """Search the learner's action sequences (at most ``par`` long) for one that passes the level.
-
-    Candidates at each step: the actions of the solution lines first (filled in
-    for this deal), then every legal action of an allowed verb.  The search is
-    bounded by ``max_nodes`` runs of an action.
-    """
+    """Search the learner's action sequences (at most ``par`` long) for one that passes the level
+    (see :func:`~canasta_tutor.tutor.lessons.runner.search_pass`)."""
     root = LevelRun(level, seed, hint_fn=None)
-    hinted = [a for line in root.solutions for a in line]
-    nodes = 0
-    exhausted = True
-
-    def candidates(run: LevelRun) -> list[str]:
-        seen: dict[str, None] = {}
-        for text in hinted:
-            seen.setdefault(format_action(parse_action(text)), None)
-        for a in run.state.legal_actions():
-            if a[0] in level.allow:
-                seen.setdefault(format_action(a), None)
-        return list(seen)
-
-    def dfs(run: LevelRun, path: list[str], depth: int) -> list[str] | None:
-        nonlocal nodes, exhausted
-        if depth == 0:
-            return None
-        for text in candidates(run):
-            if nodes >= max_nodes:
-                exhausted = False
-                return None
-            nodes += 1
-            child = run.copy()
-            try:
-                r = child.play(text)
-            except CanastaError:
-                continue
-            if not r.accepted and not level.try_illegal:
-                continue
-            if child.status == PASSED:
-                return path + [text]
-            if child.status == OPEN and child.learner_to_act():
-                found = dfs(child, path + [text], depth - 1)
-                if found is not None:
-                    return found
-        return None
-
-    found = dfs(root, [], level.par)
-    return SearchResult(found, nodes, exhausted and found is None)
+    root.judge_wrong = False
+    return search_pass(root, level.par, max_nodes)
 
 
 def coverage(lessons: Iterable[Lesson]) -> dict[str, list[str]]:

@@ -98,8 +98,8 @@ class LessonPlayer:
         return self._record(self.run.play(text))
 
     def _record(self, result: ActionResult) -> ActionResult:
-        self.feedback.append({"action": result.text, "accepted": result.accepted, "rule": result.rule,
-                              "status": result.status, "lines": list(result.feedback),
+        self.feedback.append({"action": result.text, "accepted": result.accepted, "wrong": result.wrong,
+                              "rule": result.rule, "status": result.status, "lines": list(result.feedback),
                               "replies": list(result.replies)})
         if result.status != OPEN:
             self._finish()

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ...actions import format_action, parse_action
-from ...cards import CARD_KIND, CARD_VALUE, DEUCE, JOKER, KIND_TOKENS, RED_THREE, is_canasta, parse_kind
+from ...cards import BLACK_THREE, CARD_KIND, CARD_VALUE, DEUCE, JOKER, KIND_TOKENS, RED_THREE, is_canasta, parse_kind
 from ...errors import NotationError
+from ...observer import Observation
 from ...state import SEATS, State, seat_index
 from ..events import ActionEvent, Event, RedThreeEvent, RefusedEvent, WentOutEvent
 
@@ -40,7 +41,8 @@ class Context:
     start: State
     events: Sequence[Event]
     seat: str
-    #: for each learner discard, whether the next player could not take the pack after it
+    #: for each learner discard, whether it was safe as far as the learner could see
+    #: (:func:`discard_is_safe` on the learner's observation before it)
     safe_discards: tuple[bool, ...] = ()
 
     @property
@@ -81,6 +83,29 @@ def _canastas(state: State, side: int, which: str = "") -> int:
                 continue
             n += 1
     return n
+
+
+def discard_is_safe(obs: Observation, kind: int) -> bool:
+    """Whether discarding a card of ``kind`` is safe, judged only from what the seat of ``obs`` sees.
+
+    Safe means the next player cannot be seen to be able to take the pack with it: a black three
+    or a wild card on top blocks the pack for everyone (R-PACK-3).  A natural card is unsafe when
+    the pack will be open to the next player (R-FRZ-1, R-FRZ-2) and their side has a meld of its rank
+    to add it to (R-PACK-2), or when the next player is known, from a pack they took, to hold a natural
+    pair of it (R-PACK-4), or one of it and a wild card while the pack is open (R-PACK-2).  Hidden cards
+    never count: the observation holds none.
+    """
+    if kind in (BLACK_THREE, JOKER, DEUCE, RED_THREE):
+        return True
+    nxt = (obs.seat + 1) % 4
+    side = nxt & 1
+    known = obs.known[nxt]
+    if known[kind] >= 2:
+        return False
+    open_to_them = not obs.frozen_for(side)
+    if open_to_them and (kind in obs.meld_summary[side] or (known[kind] >= 1 and known[JOKER] + known[DEUCE] >= 1)):
+        return False
+    return True
 
 
 def _top_kind(state: State) -> int | None:

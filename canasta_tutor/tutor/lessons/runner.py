@@ -4,8 +4,19 @@
 generates), takes the learner's actions one at a time, answers every one,
 plays the scripted replies of the other seats, and judges the level with its
 success and failure predicates over the events (``canasta_tutor/tutor/events.py``).
-It builds on the engine's :class:`~canasta_tutor.state.State` only; a session
-or a widget wraps it.
+
+It runs on the session layer: the table is a
+:class:`~canasta_tutor.tutor.session.TableSession` (the learner's seat, the
+other seats as its bots: the level's scripted replies, then the rules-of-thumb
+bot), so actions are applied and recorded by
+:func:`~canasta_tutor.tutor.eventlog.apply_and_record` and refusals by the
+session, with the same events and texts as the table widget.
+
+Every answer comes at once.  An illegal action gets the engine's reason and
+rule (and the lesson's note); a legal action that leaves the level's solution
+lines, after which a short search finds no way to pass, is a wrong move: it
+gets the failure check's feedback when one matches, otherwise an explanation
+of why it is worse, from the hint (:mod:`canasta_tutor.hint`).
 
 >>> from canasta_tutor.tutor.lessons.loader import parse_lesson
 >>> lesson = parse_lesson(DEMO, "demo.toml")
@@ -19,25 +30,30 @@ or a widget wraps it.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ...actions import format_action, parse_action
-from ...cards import CARD_CODE
 from ...errors import CanastaError, IllegalActionError, NotationError
+from ...observer import Observation, observe
 from ...position import format_position, parse_position
 from ...state import SEATS, State, seat_index
+from ..eventlog import log_entries
+from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
 from ..progress import Attempt
-from ..events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
+from ..session import TableSession
 from .generate import Deal, fill, generate
 from .model import Level
-from .predicates import Context, evaluate
+from .predicates import Context, discard_is_safe, evaluate
 
 OPEN, PASSED, FAILED = "open", "passed", "failed"
 
 HintFn = Callable[[State, str, int], str]
 ReplyFn = Callable[[State, int], tuple]
+#: (the state before the move, the learner's seat, the move, the level's move there or None, seed) -> why worse
+WhyFn = Callable[[State, str, tuple, "tuple | None", int], str]
 
 DEMO = '''
 id = "demo"
@@ -76,7 +92,8 @@ class LevelOverError(CanastaError, ValueError):
 
 @dataclass
 class ActionResult:
-    """The answer to one learner action."""
+    """The answer to one learner action.  ``wrong``: a legal action that leaves the level's lines
+    with no way left to pass (then ``feedback`` says why)."""
 
     text: str
     notation: str = ""
@@ -89,17 +106,17 @@ class ActionResult:
     replies: list[str] = field(default_factory=list)
     status: str = OPEN
     position: str = ""
+    wrong: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.text, "notation": self.notation, "accepted": self.accepted, "rule": self.rule,
-                "reason": self.reason, "note": self.note, "feedback": self.feedback, "replies": self.replies,
-                "status": self.status, "position": self.position}
+                "reason": self.reason, "note": self.note, "wrong": self.wrong, "feedback": self.feedback,
+                "replies": self.replies, "status": self.status, "position": self.position}
 
 
 def default_hint(state: State, seat: str, seed: int) -> str:
     """The hint's explanation for ``seat`` at ``state`` (empty when it cannot give one)."""
     from ...hint import hint
-    from ...observer import observe
 
     try:
         h = hint(observe(state, seat), seed=seed)
@@ -115,6 +132,53 @@ def default_reply(state: State, seat: int) -> tuple:
     return make_state_policy("rules-of-thumb")(state, seat)
 
 
+def why_worse(state: State, seat: str, action: tuple, expected: tuple | None = None, seed: int = 0,
+              search: bool = True) -> str:
+    """Why the legal ``action`` of ``seat`` at ``state`` is worse, in the hint's words.
+
+    With ``search`` the hint grades the move (:func:`canasta_tutor.hint.grade`) against its best;
+    otherwise (no search, instant) the move is compared with ``expected``, the level's move here.
+    Either way the reasons are the hint's facts (:func:`canasta_tutor.hint.detectors.move_facts`):
+    the costs of the move played, else what the better move gives that it lacks.  Empty when
+    nothing can be said.
+    """
+    from ...bots.sampling import state_from_observation
+    from ...hint.detectors import BAD, GOOD, move_facts
+
+    obs: Observation = observe(state, seat)
+    if obs.actor != obs.seat or action not in obs.legal_actions:
+        return ""
+    played = format_action(action)
+    better = expected if expected in obs.legal_actions and expected != action else None
+    head = ""
+    try:
+        if search:
+            from ...hint import grade
+
+            g = grade(obs, action, seed=seed)
+            if g.best != action:
+                better = g.best
+                head = (f"In a game the hint rates {played} about as good as {format_action(g.best)}, but it "
+                        "does not reach this level's goal." if g.grade == "best" else
+                        f"The hint rates {played} {_grade_words(g.grade)} and prefers {format_action(g.best)}.")
+        known = state_from_observation(obs)
+        mine = move_facts(obs, action, known)
+        theirs = move_facts(obs, better, known) if better is not None else []
+    except (CanastaError, ValueError, IndexError, KeyError):
+        return ""
+    if not head and better is not None:
+        head = f"This level plays {format_action(better)} here, not {played}."
+    costs = [f.text for f in mine if f.kind == BAD][:2]
+    have = {f.id for f in mine}
+    lacks = [f.text for f in theirs if f.kind == GOOD and f.id not in have][:1]
+    reasons = costs or ([f"{format_action(better)} does better: {lacks[0]}"] if better is not None and lacks else [])
+    return " ".join([head, *reasons]).strip()
+
+
+def _grade_words(grade: str) -> str:
+    return "good but not the best" if grade == "good" else f"an {grade}" if grade[:1] in "aeiou" else f"a {grade}"
+
+
 def setup_state(level: Level, seed: int = 0) -> tuple[State, dict[str, str], str]:
     """The level's starting state, the generator's named values, and the position text."""
     if level.generate is not None:
@@ -128,19 +192,60 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+class _Reply:
+    """The bot of one other seat in a level: its scripted replies in order, then ``reply_fn``."""
+
+    def __init__(self, run: "LevelRun", seat: int) -> None:
+        self.run = run
+        self.seat = seat
+
+    def __call__(self, obs: Observation) -> tuple:
+        run = self.run
+        name = SEATS[self.seat]
+        script = run.level.replies.get(name, ())
+        at = run._reply_at.get(name, 0)
+        if at >= len(script):
+            return tuple(run.reply_fn(run.state, self.seat))
+        run._reply_at[name] = at + 1
+        text = run.fill(script[at])
+        action = parse_action(text)
+        err = run.state.explain(action)
+        if err is not None:
+            run.reply_error = LessonRuntimeError(f"{run.level.key}: the scripted reply {text!r} of {name} is "
+                                                 f"refused: {err}")
+            raise run.reply_error
+        return action
+
+
+#: the learner actions a search for a way to pass tries after a move that leaves the lines, at most
+WRONG_SEARCH_NODES = 300
+
+
 class LevelRun:
-    """One attempt at a level."""
+    """One attempt at a level, on a :class:`~canasta_tutor.tutor.session.TableSession`.
+
+    ``hint_fn`` explains a failure when the turns run out (None: no search); ``why_fn`` explains
+    a wrong move at once (default: :func:`why_worse`, with the hint's search unless ``hint_fn``
+    is None); ``reply_fn`` plays a seat whose scripted replies have run out.
+    """
 
     def __init__(self, level: Level, seed: int = 0, hint_fn: HintFn | None = default_hint,
-                 reply_fn: ReplyFn = default_reply) -> None:
+                 reply_fn: ReplyFn = default_reply, why_fn: WhyFn | None = None) -> None:
         self.level = level
         self.seed = seed
         self.hint_fn = hint_fn
         self.reply_fn = reply_fn
-        self.state, self.values, self.setup_text = setup_state(level, seed)
-        self.start = self.state.copy()
+        self.why_fn: WhyFn = why_fn or (_searching_why if hint_fn is not None else _quick_why)
+        #: whether a legal move off the lines is searched and explained at once (off inside searches)
+        self.judge_wrong = True
+        state, self.values, self.setup_text = setup_state(level, seed)
         self.seat_no = seat_index(level.seat)
-        self.events: list[Event] = []
+        self._reply_at = dict.fromkeys(level.replies, 0)
+        self.reply_error: LessonRuntimeError | None = None
+        self.session = TableSession(seed=seed, seat=level.seat, state=state, bots=self._bots())
+        # the red threes of a set position were laid out before the level: they are not its events
+        self.session.events.clear()
+        self.start = self.session.state.copy()
         self.safe_discards: list[bool] = []
         self.tries = 0
         self.hints_used = 0
@@ -148,7 +253,7 @@ class LevelRun:
         self.message = ""
         self.played: list[str] = []  # the learner's tries, canonical notation
         self.off_path_state: State | None = None
-        self._reply_at = dict.fromkeys(level.replies, 0)
+        self.wrong_note = ""  # why the first wrong move was worse (reused when the level fails)
         self.solutions = [[self.fill(a) for a in line] for line in level.solutions]
         self._canon_solutions = [[_canon(a) for a in line] for line in self.solutions]
         self.replies_log: list[str] = []
@@ -157,7 +262,20 @@ class LevelRun:
         self._play_others()
         self._judge()
 
+    def _bots(self) -> dict[str, Any]:
+        return {SEATS[s]: _Reply(self, s) for s in range(4) if s != self.seat_no}
+
     # ----------------------------------------------------------------- helpers
+    @property
+    def state(self) -> State:
+        """The table now (the session's state)."""
+        return self.session.state
+
+    @property
+    def events(self) -> list[Event]:
+        """This level's events (the session's event log)."""
+        return self.session.events
+
     def fill(self, text: str) -> str:
         """A lesson text with the generator's named values filled in."""
         return fill(text, self.values) if self.values else text
@@ -166,8 +284,13 @@ class LevelRun:
         """An independent copy (for searching)."""
         other = LevelRun.__new__(LevelRun)
         other.__dict__.update(self.__dict__)
-        other.state = self.state.copy()
-        other.events = list(self.events)
+        session = copy.copy(self.session)
+        session.state = self.session.state.copy()
+        session.events = list(self.session.events)
+        session.selected = list(self.session.selected)
+        session._undo = list(self.session._undo)
+        other.session = session
+        session.bots = {seat_index(k): v for k, v in other._bots().items()}
         other.safe_discards = list(self.safe_discards)
         other.played = list(self.played)
         other._reply_at = dict(self._reply_at)
@@ -189,6 +312,10 @@ class LevelRun:
 
     def learner_to_act(self) -> bool:
         return self.status == OPEN and self.state.actor == self.seat_no
+
+    def table_log(self) -> list[dict[str, Any]]:
+        """The level's log, as the table widget shows it (:func:`~canasta_tutor.tutor.eventlog.log_entries`)."""
+        return log_entries(self.events, self.seat_no)
 
     # ----------------------------------------------------------------- playing
     def play(self, text: str) -> ActionResult:
@@ -224,118 +351,118 @@ class LevelRun:
         except NotationError:
             result.notation = result.text
         before = self.state.copy()
+        expected = self._expected()
         self.tries += 1
         self.played.append(result.notation)
-        if self.off_path_state is None and not self._on_path():
+        off_lines = not self._on_path()
+        if off_lines and self.off_path_state is None:
             self.off_path_state = before
+        first = len(self.events)
         verb = action[0]
         if verb not in self.level.allow:
             result.reason = (f"This level is about something else: here you may {_verbs(self.level.allow)}.")
             result.note = self.fill(self.level.note_for(verb=verb))
-            self._refused(action, result, "")
+            self._refuse_verb(action, result)
         else:
-            err = refusal if refusal is not None else self.state.explain(action)
+            err = refusal if refusal is not None else self.state.explain_for(self.seat_no, action)
             if err is not None:
                 result.rule, result.reason = err.rule, err.reason
                 result.note = self.fill(self.level.note_for(rule=err.rule))
-                self._refused(action, result, err.rule)
+                result.feedback.append(self.session.refuse(err, action))
+                if result.note:
+                    result.feedback.append(result.note)
+                self.log.append({"kind": "refused", "text": result.notation, "rule": err.rule})
             else:
                 result.accepted = True
                 self.log.append({"kind": "action", "text": result.notation, "rule": ""})
-                self._apply(action, self.seat_no)
-                result.feedback.append(self._last_text())
+                if verb == "discard":
+                    self.safe_discards.append(discard_is_safe(observe(before, self.seat_no), action[1]))
+                self.session.play(result.notation)
+                self._raise_reply_error()
+                result.feedback += self._own_texts(first)
         if self._judge() == OPEN:
-            n = len(self.replies_log)
             self._play_others()
-            result.replies = self.replies_log[n:]
             self._judge()
+        result.replies = self._reply_texts(first)
         if self.status == PASSED:
             result.feedback.append(self.fill(self.level.conclusion) or "Level passed.")
         elif self.status == FAILED:
             result.feedback.append(self.message)
+        elif (result.accepted and off_lines and self.judge_wrong and not self.wrong_note
+              and not self._can_still_pass()):
+            result.wrong = True
+            why = self.why_fn(before, self.level.seat, action, expected, self.seed)
+            self.wrong_note = why or "After that move the goal is out of reach: try the level again."
+            result.feedback.append(self.wrong_note)
         result.status = self.status
         result.position = self.position()
         return result
+
+    def _raise_reply_error(self) -> None:
+        err, self.reply_error = self.reply_error, None
+        if err is not None:
+            raise err
+
+    def _own_texts(self, first: int) -> list[str]:
+        """The texts of the events since ``first`` that are the learner's or the table's (the hand's end)."""
+        mine = self.level.seat
+        return [e.text for e in self.events[first:] if e.seat in (mine, None) or isinstance(e, WentOutEvent)]
+
+    def _reply_texts(self, first: int) -> list[str]:
+        """The other seats' actions since ``first``: one line per seat's turn, in the table log's words."""
+        mine = self.level.seat
+        others = [e for e in self.events[first:] if e.seat not in (mine, None) and not isinstance(e, RefusedEvent)]
+        return [x["text"] for x in log_entries(others, self.seat_no)]
+
+    def _expected(self) -> tuple | None:
+        """The next action of a solution line that the learner's tries so far follow."""
+        n = len(self.played)
+        for line in self._canon_solutions:
+            if line[:n] == self.played and len(line) > n:
+                try:
+                    return parse_action(line[n])
+                except NotationError:
+                    return None
+        return None
 
     def _on_path(self) -> bool:
         n = len(self.played)
         return any(line[:n] == self.played for line in self._canon_solutions)
 
-    def _refused(self, action: tuple, result: ActionResult, rule: str) -> None:
-        text = result.reason + (f" [{rule}]" if rule else "")
-        self.log.append({"kind": "refused", "text": result.notation, "rule": rule})
+    def _can_still_pass(self) -> bool:
+        """Whether a short search finds a way to pass from here (within the par left, plus one)."""
+        if self.status != OPEN or not self.learner_to_act():
+            return self.status == PASSED
+        probe = self.copy()
+        probe.judge_wrong = False
+        probe.hint_fn = None
+        depth = max(1, self.level.par - self.tries) + 1
+        return search_pass(probe, depth, WRONG_SEARCH_NODES).found is not None
+
+    def _refuse_verb(self, action: tuple, result: ActionResult) -> None:
+        text = result.reason
+        self.log.append({"kind": "refused", "text": result.notation, "rule": ""})
         result.feedback.append(text)
         if result.note:
             result.feedback.append(result.note)
         self.events.append(RefusedEvent(index=len(self.events), seat=self.level.seat, text=text, action=action,
-                                        notation=result.notation, rule=rule, reason=result.reason))
-
-    def _last_text(self) -> str:
-        for e in reversed(self.events):
-            if isinstance(e, ActionEvent):
-                return e.text
-        return ""
-
-    def _apply(self, action: tuple, seat: int) -> None:
-        s = self.state
-        side = seat % 2
-        reds = [len(s.red3[0]), len(s.red3[1])]
-        deal = s.deal_no
-        s.apply(action)
-        name = SEATS[seat]
-        who = "You" if seat == self.seat_no else name
-        notation = format_action(action)
-        self.events.append(ActionEvent(index=len(self.events), seat=name, text=f"{who}: {notation}", action=action,
-                                       notation=notation, deal=deal))
-        if seat == self.seat_no and action[0] == "discard":
-            self.safe_discards.append(self._discard_was_safe())
-        for sd in (0, 1):
-            for card in s.red3[sd][reds[sd]:]:
-                layer = name if sd == side else None
-                self.events.append(RedThreeEvent(index=len(self.events), seat=layer,
-                                                 text=f"A red three ({CARD_CODE[card]}) was laid out.",
-                                                 card=CARD_CODE[card]))
-        if s.phase in ("hand_over", "game_over"):
-            if s.went_out is not None:
-                out = SEATS[s.went_out]
-                self.events.append(WentOutEvent(index=len(self.events), seat=out, concealed=bool(s.concealed),
-                                                text=f"{out} went out" + (" concealed." if s.concealed else ".")))
-            result = s.hand_results[-1].to_dict() if s.hand_results else {}
-            self.events.append(HandOverEvent(index=len(self.events), seat=None, text="The hand is over.",
-                                             result=result))
-
-    def _discard_was_safe(self) -> bool:
-        s = self.state
-        if s.phase != "draw" or s.actor is None:
-            return True
-        return not any(a[0] == "take" for a in s.legal_actions())
+                                        notation=result.notation, rule="", reason=result.reason))
 
     def _play_others(self) -> None:
-        s = self.state
         guard = 0
-        while self.status == OPEN and s.phase in ("draw", "meld", "answer") and s.actor != self.seat_no:
+        while self.status == OPEN and self.session.bot_to_move():
             guard += 1
             if guard > 200:
                 raise LessonRuntimeError(f"{self.level.key}: the other seats played 200 actions without the "
                                          "learner's turn coming back")
-            seat = s.actor
-            assert seat is not None
-            name = SEATS[seat]
-            script = self.level.replies.get(name, ())
-            at = self._reply_at.get(name, 0)
-            if at < len(script):
-                self._reply_at[name] = at + 1
-                text = self.fill(script[at])
-                action = parse_action(text)
-                err = s.explain(action)
-                if err is not None:
-                    raise LessonRuntimeError(f"{self.level.key}: the scripted reply {text!r} of {name} is "
-                                             f"refused: {err}")
-            else:
-                action = self.reply_fn(s, seat)
-            self._apply(action, seat)
-            self.replies_log.append(f"{name}: {format_action(action)}")
-            self.log.append({"kind": "reply", "text": self.replies_log[-1], "rule": ""})
+            first = len(self.events)
+            played = self.session.step_bots(1)
+            self._raise_reply_error()
+            if not played:
+                raise LessonRuntimeError(f"{self.level.key}: {self.session.message}")
+            for text in self._reply_texts(first):
+                self.replies_log.append(text)
+                self.log.append({"kind": "reply", "text": text, "rule": ""})
             self._judge()
 
     def _learner_turns_ended(self) -> int:
@@ -367,6 +494,8 @@ class LevelRun:
 
     def _explain_failure(self) -> str:
         head = f"The goal was not reached: {self.goal}"
+        if self.wrong_note:
+            return f"{head} {self.wrong_note}"
         if self.hint_fn is None:
             return head
         where = self.off_path_state or self.start
@@ -394,15 +523,18 @@ class LevelRun:
         return text
 
     def _engine_hint_stages(self) -> list[str]:
+        """The stages of the hint panel the table widget shows (:func:`~canasta_tutor.tutor.hints.compute_hint`)."""
         if self.state.actor != self.seat_no:
             return []
-        from ...hint import hint
-        from ...observer import observe
+        from ..hints import compute_hint
 
+        s = self.session
         try:
-            return [str(t) for t in hint(observe(self.state, self.level.seat), seed=self.seed).stages() if t]
+            panel = compute_hint(s.observation, s.hand_cards(), (self.state.deal_no, len(self.state.history)),
+                                 len(self.state.history), seed=self.seed)
         except (CanastaError, ValueError, IndexError, KeyError):
             return []
+        return [str(t) for t in panel.stages if t]
 
     def stars(self) -> int:
         """0 unless passed; 3 at or under par with no hint, one less per hint and for going over par, at least 1."""
@@ -422,6 +554,70 @@ class LevelRun:
                 "message": self.message}
 
 
+def _searching_why(state: State, seat: str, action: tuple, expected: tuple | None, seed: int) -> str:
+    return why_worse(state, seat, action, expected, seed, search=True)
+
+
+def _quick_why(state: State, seat: str, action: tuple, expected: tuple | None, seed: int) -> str:
+    return why_worse(state, seat, action, expected, seed, search=False)
+
+
+@dataclass
+class SearchResult:
+    found: list[str] | None
+    nodes: int
+    exhausted: bool
+
+
+def search_pass(root: LevelRun, depth: int, max_nodes: int = 4000) -> SearchResult:
+    """Search learner action sequences (at most ``depth`` long) from ``root`` for one that passes.
+
+    Candidates at each step: the actions of the solution lines first (filled in for this deal),
+    then every legal action of an allowed verb.  Bounded by ``max_nodes`` runs of an action.
+    Runs on copies; ``root`` is left as it is.
+    """
+    level = root.level
+    hinted = [a for line in root.solutions for a in line]
+    nodes = 0
+    exhausted = True
+
+    def candidates(run: LevelRun) -> list[str]:
+        seen: dict[str, None] = {}
+        for text in hinted:
+            seen.setdefault(_canon(text), None)
+        for a in run.state.legal_actions():
+            if a[0] in level.allow:
+                seen.setdefault(format_action(a), None)
+        return list(seen)
+
+    def dfs(run: LevelRun, path: list[str], depth: int) -> list[str] | None:
+        nonlocal nodes, exhausted
+        if depth == 0:
+            return None
+        for text in candidates(run):
+            if nodes >= max_nodes:
+                exhausted = False
+                return None
+            nodes += 1
+            child = run.copy()
+            try:
+                r = child.play(text)
+            except CanastaError:
+                continue
+            if not r.accepted and not level.try_illegal:
+                continue
+            if child.status == PASSED:
+                return path + [text]
+            if child.status == OPEN and child.learner_to_act():
+                found = dfs(child, path + [text], depth - 1)
+                if found is not None:
+                    return found
+        return None
+
+    found = dfs(root, [], depth)
+    return SearchResult(found, nodes, exhausted and found is None)
+
+
 def _canon(text: str) -> str:
     try:
         return format_action(parse_action(text))
@@ -434,10 +630,12 @@ def _verbs(allow: tuple[str, ...]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def replay(level: Level, line: list[str] | tuple[str, ...], seed: int = 0,
-           hint_fn: HintFn | None = None) -> tuple[LevelRun, list[ActionResult]]:
-    """Play a line of learner actions; stops early if the level ends.  Returns the run and the answers."""
+def replay(level: Level, line: list[str] | tuple[str, ...], seed: int = 0, hint_fn: HintFn | None = None,
+           judge_wrong: bool = True) -> tuple[LevelRun, list[ActionResult]]:
+    """Play a line of learner actions; stops early if the level ends.  Returns the run and the answers
+    (``judge_wrong=False``: no search for a way to pass after a move that leaves the lines)."""
     run = LevelRun(level, seed, hint_fn=hint_fn)
+    run.judge_wrong = judge_wrong
     results = []
     for text in line:
         if run.status != OPEN:
@@ -455,4 +653,5 @@ def feedback_contains(feedback: list[str], wanted: str) -> bool:
 
 
 __all__ = ["LevelRun", "ActionResult", "LessonRuntimeError", "LevelOverError", "replay", "setup_state",
-           "feedback_contains", "default_hint", "default_reply", "OPEN", "PASSED", "FAILED", "DEMO"]
+           "feedback_contains", "default_hint", "default_reply", "why_worse", "search_pass", "SearchResult",
+           "WRONG_SEARCH_NODES", "OPEN", "PASSED", "FAILED", "DEMO"]
