@@ -398,6 +398,29 @@ def explain_move(obs: Observation, action: tuple) -> list[str]:
     return out + [f.text for f in move_facts(obs, action, state)]
 
 
+def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = None, seed: int = 0) -> Alternative:
+    """``action`` compared with ``best`` (say, a puzzle's answer) the way the hint compares a
+    runner-up: both played out on the same sampled deals (``samples``, default
+    :func:`samples_for` two candidates), "about as good as" when the gap lies inside the 95%
+    interval of the paired difference, else worse, with the facts that make it worse."""
+    if obs.actor != obs.seat:
+        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
+    for a in (action, best):
+        if a not in obs.legal_actions:
+            raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
+    state = state_from_observation(obs)
+    n = samples if samples is not None else samples_for(2)
+    est = {e.action: e for e in search(state, obs.seat, [best, action], n, seed)}
+    mine, top = est[action], est[best]
+    gap = top.mean - mine.mean
+    gap_stderr = max(mine.diff_stderr, top.diff_stderr)  # the one not ranked first carries the paired error
+    best_text = format_action(best)
+    comparison = _comparison(gap, gap_stderr)
+    why = "" if comparison == "about as good as" else _why_worse(move_facts(obs, action, state),
+                                                                 move_facts(obs, best, state), best_text)
+    return Alternative(action, format_action(action), mine.mean, mine.stderr, gap, gap_stderr, comparison, why)
+
+
 # ------------------------------------------------------------- grades
 @dataclass
 class Grade:
@@ -440,4 +463,4 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
 
 
 __all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_loss", "explain_move",
-           "analyse", "samples_for"]
+           "analyse", "samples_for", "compare"]

@@ -1,0 +1,211 @@
+"""The puzzle table: a :class:`~.trainer.Trainer` played by clicks on a
+:class:`~.session.TableSession`, for the puzzle widget and for tests without a browser.
+
+Each puzzle opens a table session on the puzzle's position, the solver in their seat.
+The learner selects cards and presses buttons exactly as at the card table; the
+session's planner turns that into the engine's actions (or the engine's refusal), and
+every action of the solver, or refusal, is judged by the trainer at once.  The other
+seats never move: a puzzle is one decision (or one turn).
+
+Intents (every message is checked here; anything else is refused with a notice):
+
+- the card table's own: ``toggle``, ``select``, ``clear``, the play buttons (``draw``,
+  ``take``, ``meld``, ``add``, ``discard``, ``ask``, ``go_out``, ``yes``, ``no``),
+  ``play`` (typed), ``rule``, ``four_colour``;
+- ``hint``: the puzzle's next hint (the themes, then the kind of move); it counts;
+- ``next``: the next puzzle; ``theme`` with ``theme`` (a theme name, or ``""`` for all);
+  ``streak`` with ``on`` (true or false).
+
+:meth:`PuzzleTable.panel` is the puzzle's side of the view: plain text (the widget
+escapes it), numbers and theme names only.
+
+>>> from canasta_tutor.tutor.puzzles import load_library
+>>> t = PuzzleTable(Trainer(load_library(), store=None, explain=None), puzzle="c11-show-then-take")
+>>> t.session.select([t.session.index_of("9H"), t.session.index_of("9C")])
+'Selected: 9♥ 9♣.'
+>>> t.handle({"intent": "take"})
+'Solved: take 9 9 9 is the answer.'
+>>> t.panel()["status"], t.panel()["change"] > 0
+('solved', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import IllegalActionError
+from ..state import SEAT_NAMES, SEATS
+from .events import ActionEvent, RefusedEvent
+from .session import TableSession
+from .themes import THEMES
+from .trainer import OPEN, Trainer, TrainerError, Verdict
+
+#: the card table's intents passed to the session (the play buttons are judged)
+TABLE_INTENTS = frozenset(("toggle", "select", "clear", "rule", "four_colour"))
+PLAY_INTENTS = frozenset(("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "play"))
+PUZZLE_INTENTS = frozenset(("hint", "next", "theme", "streak"))
+#: buttons of the card table that a puzzle does not use
+HIDDEN_BUTTONS = ("undo", "new_hand")
+OBJECTIVE = "Find the best move for your side this hand"
+
+
+class PuzzleTable:
+    """A trainer played at a card table: one puzzle at a time."""
+
+    def __init__(self, trainer: Trainer, theme: str | None = None, puzzle: str | None = None,
+                 streak: bool = False, four_colour: bool = False) -> None:
+        self.trainer = trainer
+        self.four_colour = four_colour
+        self.notice = ""
+        self.verdicts: list[Verdict] = []
+        if theme:
+            trainer.set_theme(theme)
+        if streak:
+            trainer.start_streak()
+        else:
+            trainer.next(puzzle)
+        self.session = self._open()
+
+    def _open(self) -> TableSession:
+        run = self.trainer.run
+        assert run is not None
+        self.verdicts = []
+        return TableSession(state=run.puzzle.state(), seat=SEATS[run.seat], four_colour=self.four_colour)
+
+    @property
+    def run(self) -> Any:
+        return self.trainer.run
+
+    # ------------------------------------------------------------ intents
+    def handle(self, msg: Any) -> str:
+        """Check and carry out one intent; the text shown.  Never raises."""
+        self.notice = ""
+        if not isinstance(msg, dict):
+            return self._notice("A message must be an object with an 'intent' string.")
+        name = msg.get("intent", msg.get("type"))
+        if not isinstance(name, str) or len(name) > 20:
+            return self._notice("A message must be an object with an 'intent' string.")
+        try:
+            if name in PUZZLE_INTENTS:
+                return self._puzzle_intent(name, msg)
+            if name in TABLE_INTENTS:
+                if name == "four_colour" and isinstance(msg.get("on"), bool):
+                    self.four_colour = bool(msg["on"])
+                return self.session.handle(msg)
+            if name in PLAY_INTENTS:
+                if self.run.over:
+                    return self._notice("This puzzle is over: click Next puzzle.")
+                return self._play(msg)
+        except TrainerError as e:
+            return self._notice(str(e))
+        return self._notice(f"Unknown intent {name[:20]!r}.")
+
+    def _notice(self, text: str) -> str:
+        self.notice = text
+        return text
+
+    def _puzzle_intent(self, name: str, msg: dict[str, Any]) -> str:
+        t = self.trainer
+        if name == "hint":
+            if self.run.over:
+                return self._notice("This puzzle is over: click Next puzzle.")
+            return t.hint()
+        if name == "theme":
+            theme = msg.get("theme")
+            if not isinstance(theme, str) or (theme and theme not in THEMES):
+                return self._notice("'theme' must be a theme name, or empty for every theme.")
+            t.set_theme(theme or None)
+            return self._next()
+        if name == "streak":
+            on = msg.get("on")
+            if not isinstance(on, bool):
+                return self._notice("'on' must be true or false.")
+            if on:
+                t.start_streak()
+                self.session = self._open()
+                return "A streak: puzzles from easy to hard until your first miss."
+            t.stop_streak()
+            return self._next()
+        return self._next()
+
+    def _next(self) -> str:
+        self.trainer.next()
+        self.session = self._open()
+        return f"Puzzle {self.run.puzzle.id}. {OBJECTIVE}."
+
+    def _play(self, msg: dict[str, Any]) -> str:
+        s = self.session
+        first = len(s.events)
+        text = s.handle(msg)
+        for e in s.events[first:]:
+            if self.run.over:
+                break
+            if isinstance(e, RefusedEvent) and e.seat == SEATS[self.run.seat]:
+                self.verdicts.append(self.trainer.refused(e.action, IllegalActionError(e.rule, e.reason,
+                                                                                       e.action or None)))
+            elif isinstance(e, ActionEvent) and e.seat == SEATS[self.run.seat] and e.action[0] != "deal":
+                self.verdicts.append(self.trainer.play(e.action))
+        if self.verdicts and len(s.events) > first:
+            text = self.verdicts[-1].text
+        return text
+
+    # ------------------------------------------------------------ the view
+    def view(self) -> dict[str, Any]:
+        """The card table's view model, with the puzzle's buttons only (all off once it is over)."""
+        v = self.session.view()
+        buttons = {k: dict(b) for k, b in v["buttons"].items() if k not in HIDDEN_BUTTONS}
+        if "hint" in buttons:
+            buttons["hint"].update(ok=not self.run.over, rule=None,
+                                   title="A hint for this puzzle (it counts: a solve after a hint scores half)")
+        if self.run.over:
+            for b in buttons.values():
+                b.update(ok=False, rule=None, title="This puzzle is over: click Next puzzle")
+        v["buttons"] = buttons
+        v["hint"] = None
+        v["log"] = []
+        return v
+
+    def panel(self) -> dict[str, Any]:
+        """The puzzle panel: plain text and numbers (escaped by the widget)."""
+        t = self.trainer
+        run = self.run
+        p = run.puzzle
+        before_after = t.last_change if run.over else None
+        last = self.verdicts[-1] if self.verdicts else None
+        return {
+            "id": p.id,
+            "objective": f"{OBJECTIVE}: you play {seat_name(run.seat)}.",
+            "themes": [{"id": x, "text": THEMES[x][0]} for x in p.themes if x in THEMES] if run.over else [],
+            "puzzle_rating": round(t.rating_of(p).rating),
+            "status": run.status,
+            "verdict": last.text if last else "",
+            "correct": bool(last.correct) if last else None,
+            "explanation": last.explanation if last and not last.correct else "",
+            "rule": last.rule if last else "",
+            "note": p.note if run.over else "",
+            "solution": ", ".join(p.solution) if run.over else "",
+            "played": list(run.played),
+            "hints": list(run.hints),
+            "rating": round(t.learner.rating),
+            "rd": round(t.learner.rd),
+            "before": round(before_after[0]) if before_after else None,
+            "change": round(before_after[1] - before_after[0]) if before_after else None,
+            "streak": {"on": t.streak_mode, "count": t.streak, "best": t.best_streak,
+                       "over": t.streak_mode and run.status == "missed"},
+            "theme": t.theme or "",
+            "theme_list": [{"id": x, "text": text, "count": n} for x, text, n in t.themes()],
+            "summary": t.summary(),
+            "tried": len(t.history),
+            "notice": self.notice,
+            "open": run.status == OPEN,
+        }
+
+    def status(self) -> str:
+        return self.trainer.status()
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+__all__ = ["PuzzleTable", "TABLE_INTENTS", "PLAY_INTENTS", "PUZZLE_INTENTS"]

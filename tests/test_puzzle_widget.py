@@ -1,0 +1,79 @@
+"""The puzzle widget: a thin shell that syncs the card table's view and the puzzle panel,
+checks every message, and ships table.js itself followed by puzzle.js."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from canasta_tutor.display import asset_path
+from canasta_tutor.puzzle_widget import PuzzleTrainer, front_end
+from canasta_tutor.tutor.progress import ProgressStore
+from canasta_tutor.tutor.puzzles import library_dir, load_file
+
+COMPOSED = load_file(library_dir() / "composed.txt")
+
+
+def widget(**kw) -> PuzzleTrainer:
+    kw.setdefault("store", None)
+    kw.setdefault("explain", None)
+    return PuzzleTrainer(puzzles=COMPOSED, **kw)
+
+
+def test_the_front_end_is_the_table_then_the_puzzle_panel():
+    esm, css = front_end()
+    table = asset_path("table.js").read_text(encoding="utf-8")
+    assert esm.count("export default") == 1 and esm.rstrip().endswith("export default { render: renderPuzzle };")
+    assert table.replace("\nexport default { render };", "\n") in esm  # the table's code, unchanged
+    assert asset_path("table.css").read_text(encoding="utf-8") in css and ".cp-root" in css
+
+
+def test_the_puzzle_script_holds_no_rule_text_and_escapes_what_it_shows():
+    js = asset_path("puzzle.js").read_text(encoding="utf-8")
+    assert not re.search(r"R-[A-Z]+", js)
+    # every value from Python goes through esc() or withRuleLinks() (which escapes first)
+    for expr in re.findall(r"\$\{([^{}]*)\}", js):
+        if re.search(r"\b(p|t|r|s|h)\.", expr) and "HTML(" not in expr and "Options(" not in expr:
+            assert re.match(r"\s*(esc|withRuleLinks)\(", expr) or "?" in expr, expr
+
+
+def test_solve_then_fail_by_clicks_with_the_rating_change(tmp_path):
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        w = widget(puzzle="c11-show-then-take", store=store, learner="ada")
+        s = w.table.session
+        w.handle({"intent": "select", "indices": [s.index_of("9H"), s.index_of("9C")]})
+        assert w.handle({"intent": "take", "rev": w.view["rev"]}).startswith("Solved")
+        assert w.puzzle["correct"] is True and w.puzzle["change"] > 0
+        assert w.handle({"intent": "theme", "theme": "stop-card"})
+        assert "stop-card" in w.trainer.run.puzzle.themes and w.puzzle["status"] == "open"
+        assert w.handle({"intent": "draw", "rev": w.view["rev"]}).startswith("Not allowed")
+        assert w.puzzle["correct"] is False and w.puzzle["change"] < 0 and "[R-" in w.puzzle["explanation"]
+        assert [a["level"] for a in store.attempts("ada")] == ["c11-show-then-take", w.puzzle["id"]]
+        assert repr(w).startswith(f"PuzzleTrainer(puzzle='{w.puzzle['id']}', theme='stop-card', rating=")
+        assert w.status().startswith("ada: rating ")
+
+
+@pytest.mark.parametrize("msg", [None, 3, "draw", [], {"intent": None}, {"intent": "x" * 500},
+                                 {"intent": "theme"}, {"intent": "streak", "on": 1}, {"intent": "play", "text": 7},
+                                 {"intent": "select", "indices": "all"}, {"intent": "toggle", "index": -1}])
+def test_malformed_messages_are_refused_never_raised(msg):
+    w = widget(puzzle="c03-black-three-stops")
+    w.handle(msg)
+    assert w.puzzle["status"] == "open"
+
+
+def test_a_browser_write_to_a_synced_trait_is_undone():
+    w = widget(puzzle="c03-black-three-stops")
+    w.puzzle = {**w.puzzle, "status": "solved"}
+    assert w.puzzle["status"] == "open"
+    w.view = {}
+    assert w.view["players"]
+
+
+def test_the_streak_and_the_theme_list():
+    w = widget()
+    w.handle({"intent": "streak", "on": True})
+    assert w.puzzle["streak"]["on"] is True
+    ids = [t["id"] for t in w.puzzle["theme_list"]]
+    assert ids[0] == "forced-move" and "stop-card" in ids

@@ -1,0 +1,325 @@
+"""The puzzle trainer (issue 11, section 3): choosing near the rating, the theme filter, streaks,
+judging and explaining answers, ratings, the progress store, and the puzzle table by clicks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from canasta_tutor.actions import parse_action
+from canasta_tutor.errors import IllegalActionError
+from canasta_tutor.tutor.progress import ProgressStore
+from canasta_tutor.tutor.puzzle_session import PuzzleTable
+from canasta_tutor.tutor.puzzles import library_dir, load_file
+from canasta_tutor.tutor.rating import Rating
+from canasta_tutor.tutor.trainer import (
+    MISSED,
+    OPEN,
+    SOLVED,
+    WINDOW,
+    Trainer,
+    TrainerError,
+    replay_ratings,
+    score,
+)
+
+COMPOSED = load_file(library_dir() / "composed.txt")  # the mined files grow; these 46 stay
+
+
+def fake_explain(state, seat, tried, answer, seed):
+    return f"WHY {tried} < {answer}"
+
+
+def trainer(**kw) -> Trainer:
+    kw.setdefault("explain", fake_explain)
+    return Trainer(COMPOSED, store=kw.pop("store", None), **kw)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with ProgressStore(tmp_path / "progress.sqlite3") as s:
+        yield s
+
+
+# ------------------------------------------------------------------ choosing
+@pytest.mark.parametrize("rating", [1000.0, 1420.0, 1500.0, 1800.0])
+def test_next_puzzle_is_near_the_learners_rating(rating):
+    for seed in range(5):
+        t = trainer(seed=seed)
+        t.learner = Rating(rating, 80)
+        p = t.next().puzzle
+        nearest = min(abs(q.rating - rating) for q in COMPOSED)
+        assert abs(p.rating - rating) <= max(WINDOW, nearest), (seed, p.id, p.rating)
+
+
+def test_the_window_widens_when_nothing_is_near():
+    t = trainer()
+    t.learner = Rating(2600, 60)
+    assert t.next().puzzle.rating == max(p.rating for p in COMPOSED)
+
+
+def test_no_puzzle_twice_until_the_pool_is_used_up():
+    t = trainer()
+    t.set_theme("stop-card")
+    pool = {p.id for p in COMPOSED if "stop-card" in p.themes}
+    seen = [t.next().puzzle.id for _ in pool]
+    assert set(seen) == pool
+    assert t.next().puzzle.id in pool  # then the round starts again
+
+
+def test_theme_filter():
+    t = trainer()
+    t.set_theme("frozen-pack")
+    for _ in range(8):
+        run = t.next()
+        assert "frozen-pack" in run.puzzle.themes
+        t.play("discard 4")  # a miss either way: illegal in the draw phase, or not the answer
+    t.set_theme(None)
+    assert len(t.pool()) == len(COMPOSED)
+    with pytest.raises(TrainerError, match="unknown theme"):
+        t.set_theme("nonsense")
+    names = [name for name, _, _ in t.themes()]
+    assert names[:2] == ["forced-move", "frozen-pack"] and "stop-card" in names
+
+
+def test_a_named_puzzle_and_an_unknown_one():
+    t = trainer()
+    assert t.next("c03-black-three-stops").puzzle.id == "c03-black-three-stops"
+    with pytest.raises(TrainerError, match="no puzzle"):
+        t.next("c99-none")
+
+
+# ------------------------------------------------------------------ streak
+def test_streak_goes_from_easy_to_hard_and_ends_at_the_first_miss():
+    t = trainer()
+    t.set_theme("complete-canasta")
+    run = t.start_streak()
+    ratings = []
+    for _ in range(2):
+        ratings.append(run.puzzle.rating)
+        assert t.play(run.puzzle.solution[0]).status == SOLVED
+        run = t.next()
+    assert ratings == sorted(ratings) and t.streak == 2
+    t.play("discard 4")
+    assert t.run is not None and t.run.status == MISSED
+    assert t.streak == 2 and t.best_streak == 2
+    with pytest.raises(TrainerError, match="streak is over"):
+        t.next()
+    t.start_streak()
+    assert t.streak == 0 and t.best_streak == 2
+
+
+# ------------------------------------------------------------------ judging
+def test_the_solution_is_right():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    v = t.play("discard 3")
+    assert (v.status, v.correct, v.solved) == (SOLVED, True, True)
+    assert v.explanation == ""
+
+
+def test_an_accepted_alternative_is_right():
+    t = trainer()
+    t.next("c14-concealed-go-out")
+    v = t.play("meld 7 7 JK")
+    assert v.status == SOLVED and "accepted" in v.text
+
+
+def test_a_legal_wrong_answer_is_explained():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    v = t.play("discard 7")
+    assert (v.status, v.correct, v.legal) == (MISSED, False, True)
+    assert v.explanation.startswith("WHY ('discard'")
+    assert "2000 sampled deals" in v.explanation  # the puzzle's own verification
+    assert "stops West" in v.explanation  # its note
+
+
+def test_an_illegal_answer_is_explained_by_the_engine_with_its_rule():
+    t = trainer()
+    t.next("c01-frozen-by-wild-card")
+    v = t.play("take 9 9 9")
+    assert (v.status, v.legal) == (MISSED, False)
+    assert v.rule.startswith("R-") and f"[{v.rule}]" in v.explanation
+    assert "The answer was draw" in v.text
+
+
+def test_a_whole_turn_line_is_played_step_by_step():
+    t = trainer()
+    t.next("c37-add-then-go-out")
+    v = t.play("add A")
+    assert (v.status, v.correct) == (OPEN, True)
+    assert t.run is not None and t.run.expected() == [parse_action("discard 6")]
+    assert t.play("discard 6").status == SOLVED
+
+
+def test_a_wrong_second_step_is_a_miss_explained():
+    t = trainer()
+    t.next("c51-add-king-go-out")
+    t.play("add K")
+    v = t.play("discard 4")  # not in the hand any more
+    assert v.status == MISSED and not v.legal and v.explanation.startswith("The engine refuses it: [R-")
+    assert "The answer was discard 5" in v.text
+
+
+def test_a_finished_puzzle_takes_no_more_moves():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    t.play("discard 3")
+    with pytest.raises(TrainerError, match="already solved"):
+        t.play("discard 4")
+
+
+def test_the_real_hint_explains_why_a_move_is_worse():
+    t = Trainer(COMPOSED, store=None)
+    t.next("c03-black-three-stops")
+    v = t.play("discard 7")
+    assert "worse than discard 3" in v.explanation
+    assert "sampled deals" in v.explanation
+
+
+# ------------------------------------------------------------------ ratings
+def test_ratings_move_the_right_way():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    p0, l0 = t.rating_of(t.run.puzzle).rating, t.learner.rating
+    t.play("discard 3")
+    assert t.learner.rating > l0 and t.rating_of(t.run.puzzle).rating < p0
+    assert t.last_change == (l0, t.learner.rating)
+    t.next("c33-stop-with-a-black-three")
+    p1, l1 = t.rating_of(t.run.puzzle).rating, t.learner.rating
+    t.play("discard 4")
+    assert t.learner.rating < l1 and t.rating_of(t.run.puzzle).rating > p1
+
+
+def test_a_hint_halves_a_solve():
+    assert score(True, 0) == 1.0 and score(True, 2) == 0.5 and score(False, 0) == 0.0
+    a, b = trainer(), trainer()
+    for t in (a, b):
+        t.next("c03-black-three-stops")
+    assert "stop" in b.hint().lower()
+    assert b.hint().startswith("The answer starts with: discard")
+    a.play("discard 3")
+    b.play("discard 3")  # a draw against a puzzle rated 1467: a little below what a clean solve gives
+    assert a.learner.rating > 1500 and b.learner.rating < a.learner.rating - 100
+
+
+# ------------------------------------------------------------------ the progress store
+def test_attempts_are_saved_and_the_ratings_come_back(store):
+    t = trainer(store=store, learner="ada")
+    t.next("c03-black-three-stops")
+    t.hint()
+    t.play("discard 3")
+    t.next("c01-frozen-by-wild-card")
+    t.play("take 9 9 9")
+    rows = store.attempts("ada")
+    assert [(r["kind"], r["lesson"], r["level"], r["status"]) for r in rows] == [
+        ("puzzle", "puzzles", "c03-black-three-stops", "passed"),
+        ("puzzle", "puzzles", "c01-frozen-by-wild-card", "failed")]
+    first, second = rows
+    assert first["hints"] == 1 and first["rating_before"] == 1500.0 and first["rating_after"] != 1500
+    assert [a["kind"] for a in first["actions"]] == ["hint", "action"]
+    assert first["actions"][1]["text"] == "discard 3"
+    assert second["actions"][0]["kind"] == "refused" and second["actions"][0]["rule"].startswith("R-")
+    assert second["rating_before"] == first["rating_after"] and second["rating_after"] < second["rating_before"]
+    assert first["started"] <= first["finished"]
+    # a new trainer over the same store: the same ratings, replayed from the attempts
+    again = trainer(store=store, learner="ada")
+    assert round(again.learner.rating, 1) == second["rating_after"]
+    assert again.ratings["c03-black-three-stops"] == t.ratings["c03-black-three-stops"]
+    assert len(again.history) == 2
+    assert again.next().puzzle.id not in {"c03-black-three-stops", "c01-frozen-by-wild-card"}
+
+
+def test_replay_ignores_lessons_and_unknown_puzzles():
+    rows = [{"kind": "lesson", "lesson": "freezing", "level": "x", "learner": "a", "status": "passed"},
+            {"kind": "puzzle", "lesson": "puzzles", "level": "gone", "learner": "a", "status": "passed"}]
+    learners, ratings = replay_ratings(rows, COMPOSED)
+    assert learners == {} and ratings["c03-black-three-stops"].rating == 1467.0
+
+
+def test_summary_by_theme():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    t.play("discard 3")
+    t.next("c33-stop-with-a-black-three")
+    t.play("discard 4")
+    t.next("c01-frozen-by-wild-card")
+    t.play("draw")
+    rows = {r["theme"]: r for r in t.summary()}
+    assert rows["stop-card"]["tried"] == 2 and rows["stop-card"]["solved"] == 1 and rows["stop-card"]["share"] == 0.5
+    assert rows["frozen-pack"]["solved"] == 1 and rows["forced-move"]["tried"] == 1
+    assert "stop-card: 1 of 2 solved (50%)" in t.summary_text()
+
+
+# ------------------------------------------------------------------ the puzzle table (clicks)
+def table(puzzle: str, **kw) -> PuzzleTable:
+    return PuzzleTable(trainer(**kw), puzzle=puzzle)
+
+
+def test_solved_by_clicks():
+    t = table("c11-show-then-take")
+    s = t.session
+    s.select([s.index_of("9H"), s.index_of("9C")])
+    assert t.handle({"intent": "take", "rev": t.view()["rev"]}).startswith("Solved")
+    panel = t.panel()
+    assert panel["status"] == "solved" and panel["correct"] is True and panel["change"] > 0
+    assert panel["solution"] == "take 9 9 9" and panel["themes"]
+    assert all(not b["ok"] for b in t.view()["buttons"].values())
+
+
+def test_failed_by_a_refused_click_shows_the_engines_rule():
+    t = table("c03-black-three-stops")
+    assert t.handle({"intent": "draw"}).startswith("Not allowed")
+    panel = t.panel()
+    assert panel["status"] == "missed" and panel["rule"].startswith("R-")
+    assert f"[{panel['rule']}]" in panel["explanation"] and panel["change"] < 0
+
+
+def test_failed_by_a_wrong_discard_click_is_explained():
+    t = table("c03-black-three-stops")
+    s = t.session
+    code = next(c for c in s.view()["hand"] if c[0] not in "3")
+    s.select([s.index_of(code)])
+    assert t.handle({"intent": "discard"}).startswith("Not this")
+    assert t.panel()["explanation"].startswith("WHY")
+    assert t.handle({"intent": "discard"}) == "This puzzle is over: click Next puzzle."
+
+
+def test_guidance_is_not_a_miss():
+    t = table("c03-black-three-stops")
+    t.handle({"intent": "discard"})  # nothing selected: the planner asks for a card
+    assert t.panel()["status"] == "open"
+
+
+def test_every_message_is_checked():
+    t = table("c03-black-three-stops")
+    assert t.handle("draw") == "A message must be an object with an 'intent' string."
+    assert t.handle({"intent": 3}) == "A message must be an object with an 'intent' string."
+    assert t.handle({"intent": "fly"}) == "Unknown intent 'fly'."
+    assert t.handle({"intent": "undo"}) == "Unknown intent 'undo'."
+    assert t.handle({"intent": "theme", "theme": "<b>"}).startswith("'theme' must be")
+    assert t.handle({"intent": "streak", "on": "yes"}) == "'on' must be true or false."
+    assert t.panel()["status"] == "open" and t.panel()["notice"] == "'on' must be true or false."
+    t.handle({"intent": "theme", "theme": "go-out"})
+    assert "go-out" in t.run.puzzle.themes and t.panel()["theme"] == "go-out"
+    t.handle({"intent": "streak", "on": True})
+    assert t.panel()["streak"] == {"on": True, "count": 0, "best": 0, "over": False}
+    assert t.handle({"intent": "hint"}).startswith("Think about: ")
+    assert len(t.panel()["hints"]) == 1
+    json.dumps(t.panel())
+    json.dumps(t.view())
+
+
+def test_the_view_has_the_puzzle_buttons_only():
+    v = table("c03-black-three-stops").view()
+    assert "undo" not in v["buttons"] and "new_hand" not in v["buttons"]
+    assert v["buttons"]["hint"]["ok"] is True and v["hint"] is None
+
+
+def test_refusal_without_an_action():
+    t = trainer()
+    t.next("c03-black-three-stops")
+    v = t.refused((), IllegalActionError("R-TURN-2", "Draw first"))
+    assert v.status == MISSED and "[R-TURN-2] Draw first." in v.explanation

@@ -1,0 +1,113 @@
+// canasta-tutor puzzle trainer: the browser side of canasta_tutor.puzzle_widget.PuzzleTrainer.
+//
+// Python composes this module after table.js: the card table below the puzzle panel is
+// table.js's own render() on the same model (the synced `view`), not a copy of it.  This
+// part draws the synced `puzzle` dict (plain text and numbers from Python, every text
+// escaped here) and sends intents: {intent: "next"}, {intent: "theme", theme},
+// {intent: "streak", on}.  The learner plays the answer on the table by clicks; Python
+// judges it.  Stable hooks for tests: .cp-root[data-status][data-puzzle], .cp-verdict[data-correct],
+// .cp-explanation, .cp-rating[data-rating], .cp-change[data-change], .cp-streak[data-count],
+// select.cp-theme, button[data-cp], .cp-summary tr[data-theme].
+
+function signed(n) {
+  return n > 0 ? `+${n}` : `${n}`;
+}
+
+function themeOptions(p) {
+  const all = `<option value=""${p.theme ? "" : " selected"}>Every theme</option>`;
+  return all + p.theme_list.map((t) => `<option value="${esc(t.id)}"${t.id === p.theme ? " selected" : ""}>${esc(t.text)} (${esc(t.count)})</option>`).join("");
+}
+
+function verdictHTML(p) {
+  if (!p.verdict) return `<div class="cp-objective">${esc(p.objective)}</div>`;
+  const cls = p.correct ? "cp-right" : "cp-wrong";
+  const expl = p.explanation ? `<div class="cp-explanation">${withRuleLinks(p.explanation)}</div>` : "";
+  const sol = p.solution && p.status !== "open" ? `<div class="cp-solution">Answer: <b>${esc(p.solution)}</b></div>` : "";
+  const note = p.note && p.correct ? `<div class="cp-note">${esc(p.note)}</div>` : "";
+  const themes = p.themes.length ? `<div class="cp-themes">Themes: ${p.themes.map((t) => `<span class="cp-theme-tag" title="${esc(t.text)}">${esc(t.text)}</span>`).join(" ")}</div>` : "";
+  return `<div class="cp-verdict ${cls}" data-correct="${p.correct ? "true" : "false"}" role="status" aria-live="polite"><div class="cp-verdict-text">${withRuleLinks(p.verdict)}</div>${expl}${sol}${note}${themes}</div>`;
+}
+
+function ratingHTML(p) {
+  const change = p.change == null ? "" : `<span class="cp-change ${p.change >= 0 ? "cp-up" : "cp-down"}" data-change="${esc(p.change)}">${esc(signed(p.change))}</span>`;
+  const was = p.before == null ? "" : `<span class="cp-before">was ${esc(p.before)}</span>`;
+  return `<span class="cp-rating" data-rating="${esc(p.rating)}" title="Glicko-2 rating, deviation ${esc(p.rd)}">Your rating <b>${esc(p.rating)}</b></span> ${change} ${was}`;
+}
+
+function streakHTML(p) {
+  const s = p.streak;
+  if (!s.on) return `<button type="button" data-cp="streak-on" title="Puzzles from easy to hard until your first miss">Start a streak</button>`;
+  const over = s.over ? ' <span class="cp-streak-over">streak over</span>' : "";
+  return `<span class="cp-streak" data-count="${esc(s.count)}">Streak <b>${esc(s.count)}</b> (best ${esc(s.best)})${over}</span> `
+    + `<button type="button" data-cp="${s.over ? "streak-on" : "streak-off"}">${s.over ? "New streak" : "Leave the streak"}</button>`;
+}
+
+function summaryHTML(p) {
+  if (!p.summary.length) return "";
+  const rows = p.summary.map((r) => `<tr data-theme="${esc(r.theme)}"><td>${esc(r.meaning || r.theme)}</td><td class="cp-num">${esc(r.solved)} / ${esc(r.tried)}</td><td class="cp-num">${esc(Math.round(r.share * 100))}%</td><td class="cp-num">${esc(r.puzzle_rating)}</td></tr>`).join("");
+  return `<details class="cp-summary"><summary>Your results by theme (${esc(p.tried)} puzzles)</summary><table><thead><tr><th>Theme</th><th>Solved</th><th>Share</th><th>Puzzle rating</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
+function renderPuzzle({ model, el }) {
+  const panel = document.createElement("div");
+  panel.className = "cp-root";
+  const tableEl = document.createElement("div");
+  el.appendChild(panel);
+  el.appendChild(tableEl);
+  const stopTable = render({ model, el: tableEl });
+  let summaryOpen = false;
+
+  function draw() {
+    const p = model.get("puzzle") || {};
+    if (!p.id) { panel.textContent = "Loading the puzzle\u2026"; return; }
+    const open = panel.querySelector(".cp-summary");
+    if (open) summaryOpen = open.open;
+    const hints = p.hints.length ? `<ul class="cp-hints">${p.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
+    const next = p.streak.on && p.streak.over ? "" : `<button type="button" class="cp-primary" data-cp="next">${p.open ? "Skip" : "Next puzzle"}</button>`;
+    panel.dataset.status = p.status;
+    panel.dataset.puzzle = p.id;
+    panel.innerHTML = `<div class="cp-bar"><span class="cp-id">Puzzle <b>${esc(p.id)}</b> \u00b7 rated ${esc(p.puzzle_rating)}</span>`
+      + `<span class="cp-rating-box">${ratingHTML(p)}</span>`
+      + `<label class="cp-filter">Theme <select class="cp-theme" aria-label="Only puzzles of one theme">${themeOptions(p)}</select></label>`
+      + `<span class="cp-streak-box">${streakHTML(p)}</span>${next}</div>`
+      + verdictHTML(p) + hints
+      + (p.notice ? `<div class="cp-notice" role="status">${esc(p.notice)}</div>` : "")
+      + summaryHTML(p);
+    const s = panel.querySelector(".cp-summary");
+    if (s && summaryOpen) s.open = true;
+  }
+
+  function onClick(ev) {
+    const rule = ev.target.closest(".ct-rule-link");
+    if (rule) { model.send({ type: "rule", intent: "rule", id: rule.dataset.rule }); return; }
+    const b = ev.target.closest("button[data-cp]");
+    if (!b) return;
+    const what = b.dataset.cp;
+    if (what === "next") model.send({ intent: "next" });
+    else if (what === "streak-on") model.send({ intent: "streak", on: true });
+    else if (what === "streak-off") model.send({ intent: "streak", on: false });
+  }
+
+  function onChange(ev) {
+    if (ev.target.classList.contains("cp-theme")) model.send({ intent: "theme", theme: ev.target.value });
+  }
+
+  function onKey(ev) {
+    ev.stopPropagation(); // keep the notebook's shortcuts out of the panel
+  }
+
+  panel.addEventListener("click", onClick);
+  panel.addEventListener("change", onChange);
+  panel.addEventListener("keydown", onKey);
+  model.on("change:puzzle", draw);
+  draw();
+  return () => {
+    model.off("change:puzzle", draw);
+    panel.removeEventListener("click", onClick);
+    panel.removeEventListener("change", onChange);
+    panel.removeEventListener("keydown", onKey);
+    if (typeof stopTable === "function") stopTable();
+  };
+}
+
+export default { render: renderPuzzle };
