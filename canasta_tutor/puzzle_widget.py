@@ -32,7 +32,7 @@ from .display import asset_path
 from .tutor.progress import ProgressStore
 from .tutor.puzzle_session import PuzzleTable
 from .tutor.puzzles import Puzzle
-from .tutor.trainer import ExplainFn, Trainer, hint_explanation
+from .tutor.trainer import ExplainFn, ThemeOverview, Trainer, hint_explanation
 
 _DEFAULT: Any = object()
 _TABLE_EXPORT = "\nexport default { render };"
@@ -126,4 +126,9 @@ class PuzzleTrainer(anywidget.AnyWidget):
             setattr(self, name, dict(value) if isinstance(value, dict) else value)
 
 
-__all__ = ["PuzzleTrainer", "front_end"]
+def themes_page(learner: str = "learner", store: Any = _DEFAULT) -> ThemeOverview:
+    """The start page's themed set: the themes with their puzzles and the learner's results (a table)."""
+    return ThemeOverview(None, learner, ProgressStore() if store is _DEFAULT else store)
+
+
+__all__ = ["PuzzleTrainer", "front_end", "themes_page"]

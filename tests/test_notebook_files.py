@@ -30,3 +30,19 @@ def test_notebook_metadata_is_what_the_kernel_reports():
         assert {"codemirror_mode", "file_extension", "mimetype", "name", "nbconvert_exporter",
                 "pygments_lexer"} <= set(meta["language_info"]), path.name
         assert "widgets" not in meta, path.name
+
+
+def test_the_start_page_has_the_puzzles_by_theme():
+    """Every theme the start page lists is a real theme with puzzles in the library, and it links the trainer."""
+    import re
+
+    from canasta_tutor.tutor.puzzles import load_library
+    from canasta_tutor.tutor.themes import THEMES
+
+    cells = json.loads((NOTEBOOKS / "index.ipynb").read_text())["cells"]
+    text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "](puzzles.ipynb)" in text
+    listed = re.findall(r"^- `([a-z-]+)`: ", text, re.M)
+    have = {t for p in load_library() for t in p.themes}
+    assert len(listed) >= 15 and set(listed) <= have and set(listed) <= set(THEMES)
+    assert any("themes_page()" in "".join(c["source"]) for c in cells if c["cell_type"] == "code")

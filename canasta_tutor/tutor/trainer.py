@@ -465,5 +465,31 @@ class Trainer:
                 f"{len(self.history)} puzzles tried{streak}; {now}")
 
 
-__all__ = ["Trainer", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score", "hint_explanation",
-           "LESSON", "KIND", "WINDOW", "OPEN", "SOLVED", "MISSED"]
+class ThemeOverview:
+    """The start page's themed set: every theme with puzzles, how many, and the learner's
+    results (shows as a table in a notebook)."""
+
+    def __init__(self, puzzles: Sequence[Puzzle] | None = None, learner: str = "learner",
+                 store: ProgressStore | None = None) -> None:
+        self.trainer = Trainer(puzzles, learner, store, explain=None)
+
+    def rows(self) -> list[dict[str, Any]]:
+        done = {r["theme"]: r for r in self.trainer.summary()}
+        return [{"theme": t, "meaning": text, "puzzles": n, "tried": done.get(t, {}).get("tried", 0),
+                 "solved": done.get(t, {}).get("solved", 0)} for t, text, n in self.trainer.themes()]
+
+    def _repr_html_(self) -> str:
+        import html
+
+        body = "".join(f"<tr><td><code>{html.escape(r['theme'])}</code></td><td>{html.escape(r['meaning'])}</td>"
+                       f"<td>{r['puzzles']}</td><td>{r['solved']} / {r['tried']}</td></tr>" for r in self.rows())
+        return ('<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
+                f"<th>You solved</th></tr></thead><tbody>{body}</tbody></table>")
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
+                         f"solved {r['solved']} of {r['tried']}" for r in self.rows())
+
+
+__all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",
+           "hint_explanation", "LESSON", "KIND", "WINDOW", "OPEN", "SOLVED", "MISSED"]
