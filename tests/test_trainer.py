@@ -323,3 +323,13 @@ def test_refusal_without_an_action():
     t.next("c03-black-three-stops")
     v = t.refused((), IllegalActionError("R-TURN-2", "Draw first"))
     assert v.status == MISSED and "[R-TURN-2] Draw first." in v.explanation
+
+
+def test_a_click_from_the_last_puzzle_is_stale_on_the_next():
+    t = table("c03-black-three-stops")
+    rev = t.view()["rev"]
+    t.handle({"intent": "next"})
+    assert t.view()["rev"] > rev
+    before = t.run.puzzle.id
+    t.handle({"intent": "draw", "rev": rev})  # drawn on the old puzzle: ignored
+    assert t.run.status == "open" and t.run.puzzle.id == before

@@ -70,7 +70,11 @@ class PuzzleTable:
         run = self.trainer.run
         assert run is not None
         self.verdicts = []
-        return TableSession(state=run.puzzle.state(), seat=SEATS[run.seat], four_colour=self.four_colour)
+        s = TableSession(state=run.puzzle.state(), seat=SEATS[run.seat], four_colour=self.four_colour)
+        old = getattr(self, "session", None)
+        if old is not None:  # revisions go on across puzzles: a click drawn on the last puzzle is stale here
+            s.rev = s.action_rev = old.rev + 1
+        return s
 
     @property
     def run(self) -> Any:
