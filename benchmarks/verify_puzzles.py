@@ -4,6 +4,7 @@ per puzzle.  Exit 1 when any puzzle's recomputed verification block differs.
     .venv/bin/python benchmarks/verify_puzzles.py                # every puzzle, all cores
     .venv/bin/python benchmarks/verify_puzzles.py --workers 1    # one process
     .venv/bin/python benchmarks/verify_puzzles.py --sample 20 --seed 2026
+    .venv/bin/python benchmarks/verify_puzzles.py --folder DIR       # another puzzle folder
 
 Each puzzle is recomputed with the hint's deterministic search at its own sample count
 and seed (see ``canasta_tutor/tutor/puzzles.py``); forced puzzles need no search.
@@ -19,7 +20,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tqdm.auto import tqdm
 
-from canasta_tutor.tutor.puzzles import load_library, sample, verify
+from canasta_tutor.tutor.puzzles import Puzzle, load_library, sample, verify
+
+
+def _load(folder: str | None) -> None:
+    """Each worker reads the library itself (a few milliseconds), whatever the start method."""
+    _PUZZLES[:] = load_library(folder)
 
 
 def _one(index: int) -> tuple[str, list[str], float, bool]:
@@ -29,7 +35,7 @@ def _one(index: int) -> tuple[str, list[str], float, bool]:
     return p.id, found, time.process_time() - start, p.verification.forced
 
 
-_PUZZLES = load_library()
+_PUZZLES: list[Puzzle] = []
 
 
 def main() -> int:
@@ -37,12 +43,14 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--sample", type=int, default=None, help="a seeded sample of N puzzles")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--folder", default=None, help="a puzzle folder (default: the library)")
     args = ap.parse_args()
+    _load(args.folder)
     chosen = sample(_PUZZLES, args.sample, args.seed) if args.sample else _PUZZLES
     indices = [_PUZZLES.index(p) for p in chosen]
     start = time.perf_counter()
     results = []
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, args.workers), initializer=_load, initargs=(args.folder,)) as pool:
         for r in tqdm(pool.map(_one, indices), total=len(indices), desc="verify", unit="puzzle"):
             results.append(r)
     wall = time.perf_counter() - start
