@@ -462,7 +462,7 @@ class Trainer:
         now = f"puzzle {run.puzzle.id} {run.status}" if run is not None else "no puzzle yet"
         streak = f", streak {self.streak}" if self.streak_mode else ""
         return (f"{self.learner_name}: rating {self.learner.rating:.0f} (deviation {self.learner.rd:.0f}), "
-                f"{len(self.history)} puzzles tried{streak}; {now}")
+                f"{len(self.history)} puzzle{'' if len(self.history) == 1 else 's'} tried{streak}; {now}")
 
 
 class ThemeOverview:
