@@ -222,6 +222,7 @@ def test_attempts_are_saved_and_the_ratings_come_back(store):
     assert [a["kind"] for a in first["actions"]] == ["hint", "action"]
     assert first["actions"][1]["text"] == "discard 3"
     assert second["actions"][0]["kind"] == "refused" and second["actions"][0]["rule"].startswith("R-")
+    assert second["actions"][0]["reason"] and first["themes"] == ["stop-card"]
     assert second["rating_before"] == first["rating_after"] and second["rating_after"] < second["rating_before"]
     assert first["started"] <= first["finished"]
     # a new trainer over the same store: the same ratings, replayed from the attempts
@@ -237,6 +238,15 @@ def test_replay_ignores_lessons_and_unknown_puzzles():
             {"kind": "puzzle", "lesson": "puzzles", "level": "gone", "learner": "a", "status": "passed"}]
     learners, ratings = replay_ratings(rows, COMPOSED)
     assert learners == {} and ratings["c03-black-three-stops"].rating == 1467.0
+
+
+def test_a_wrong_move_is_saved_with_the_hints_reason(store):
+    t = trainer(store=store, learner="bo")
+    t.next("c03-black-three-stops")
+    t.play("discard 7")
+    (row,) = store.attempts("bo")
+    assert row["status"] == "failed" and [(a["kind"], a["text"]) for a in row["actions"]] == [("wrong", "discard 7")]
+    assert row["actions"][0]["reason"].startswith("WHY ")
 
 
 def test_summary_by_theme():

@@ -19,8 +19,9 @@ every wrong answer explained, Glicko-2 ratings, streaks and a per-theme summary.
   puzzle (:mod:`.rating`): solved is a win, a miss a loss, solved after a hint a draw.
 - **Saving:** each finished puzzle is an attempt in the progress store
   (``kind="puzzle"``, ``lesson="puzzles"``, ``level=<puzzle id>``), with its start and
-  end, the hints used, every move tried (an ``attempt_actions`` row; a refused one with
-  its rule) and the learner's rating before and after.  Ratings are not stored apart:
+  end, the hints used, every move tried (an ``attempt_actions`` row: ``action`` when
+  right, ``wrong`` with the hint's reason, ``refused`` with the engine's rule and reason),
+  the puzzle's themes and the learner's rating before and after.  Ratings are not stored apart:
   :func:`replay_ratings` recomputes every learner's and puzzle's rating from the saved
   attempts, the same way the trainer computed them.
 
@@ -43,7 +44,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -184,7 +185,7 @@ class PuzzleRun:
                 why = self.explain(self.state.copy(), self.seat, action, answer, self.seed)
             except (CanastaError, ValueError, KeyError, IndexError) as e:
                 why = f"(The hint could not compare the moves: {e}.)"
-        self.tried.append({"kind": "action", "text": text, "rule": "", "reason": why})
+        self.tried.append({"kind": "wrong", "text": text, "rule": "", "reason": why})
         explanation = " ".join(x for x in (why, self._proof(), self._note()) if x)
         return self._finish(Verdict(text, MISSED, False, f"Not this: {text}. The answer was {format_action(answer)}.",
                                     explanation))
@@ -417,15 +418,13 @@ class Trainer:
 
     def attempt(self, run: PuzzleRun, before: Rating, after: Rating) -> Attempt:
         """The progress store's record of a finished run."""
-        extra: dict[str, Any] = {}
-        if "themes" in {f.name for f in fields(Attempt)}:  # a store that keeps the item's themes
-            extra["themes"] = " ".join(run.puzzle.themes)
         return Attempt(learner=self.learner_name, lesson=LESSON, level=run.puzzle.id, kind=KIND,
                        status="passed" if run.status == SOLVED else "failed", stars=0, seed=self.seed,
                        tries=len([t for t in run.tried if t["kind"] != "hint"]), par=len(run.puzzle.solution),
                        hints=len(run.hints), actions=[dict(t) for t in run.tried], started=_stamp(run.started),
                        finished=_stamp(run.finished if run.finished is not None else self.clock()),
-                       rating_before=round(before.rating, 1), rating_after=round(after.rating, 1), **extra)
+                       rating_before=round(before.rating, 1), rating_after=round(after.rating, 1),
+                       themes=list(run.puzzle.themes))
 
     # ------------------------------------------------------------ results
     def summary(self) -> list[dict[str, Any]]:
