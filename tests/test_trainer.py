@@ -295,6 +295,7 @@ def test_failed_by_a_wrong_discard_click_is_explained():
     assert t.handle({"intent": "discard"}).startswith("Not this")
     assert t.panel()["explanation"].startswith("WHY")
     assert t.handle({"intent": "discard"}) == "This puzzle is over: click Next puzzle."
+    assert not any(p["active"] for p in t.view()["players"].values())
 
 
 def test_guidance_is_not_a_miss():

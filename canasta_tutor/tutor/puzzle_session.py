@@ -164,6 +164,9 @@ class PuzzleTable:
         if self.run.over:
             for b in buttons.values():
                 b.update(ok=False, rule=None, title="This puzzle is over: click Next puzzle")
+            for pos, p in v["players"].items():  # nobody moves after a puzzle: no seat is "thinking"
+                if pos != "bottom":
+                    v["players"][pos] = {**p, "active": False}
         v["buttons"] = buttons
         v["hint"] = None
         v["log"] = []
