@@ -344,3 +344,11 @@ def test_a_click_from_the_last_puzzle_is_stale_on_the_next():
     before = t.run.puzzle.id
     t.handle({"intent": "draw", "rev": rev})  # drawn on the old puzzle: ignored
     assert t.run.status == "open" and t.run.puzzle.id == before
+
+
+def test_every_answer_is_a_new_revision():
+    t = table("c03-black-three-stops")
+    for msg in ({"intent": "hint"}, {"intent": "fly"}, {"intent": "draw"}, {"intent": "discard"}):
+        rev = t.view()["rev"]
+        t.handle(msg)
+        assert t.view()["rev"] > rev, msg

@@ -84,6 +84,8 @@ class PuzzleTable:
     def handle(self, msg: Any) -> str:
         """Check and carry out one intent; the text shown.  Never raises."""
         self.notice = ""
+        # every answer is a new view: the table's front end waits for a new revision after a click
+        self.session.rev += 1
         if not isinstance(msg, dict):
             return self._notice("A message must be an object with an 'intent' string.")
         name = msg.get("intent", msg.get("type"))
