@@ -277,6 +277,7 @@ def test_solved_by_clicks():
     assert panel["status"] == "solved" and panel["correct"] is True and panel["change"] > 0
     assert panel["solution"] == "take 9 9 9" and panel["themes"]
     assert all(not b["ok"] for b in t.view()["buttons"].values())
+    assert t.view()["message"] == "Solved: take 9 9 9 is the answer." and t.view()["message_kind"] == "ok"
 
 
 def test_failed_by_a_refused_click_shows_the_engines_rule():

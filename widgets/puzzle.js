@@ -45,7 +45,7 @@ function streakHTML(p) {
 function summaryHTML(p) {
   if (!p.summary.length) return "";
   const rows = p.summary.map((r) => `<tr data-theme="${esc(r.theme)}"><td>${esc(r.meaning || r.theme)}</td><td class="cp-num">${esc(r.solved)} / ${esc(r.tried)}</td><td class="cp-num">${esc(Math.round(r.share * 100))}%</td><td class="cp-num">${esc(r.puzzle_rating)}</td></tr>`).join("");
-  return `<details class="cp-summary"><summary>Your results by theme (${esc(p.tried)} puzzles)</summary><table><thead><tr><th>Theme</th><th>Solved</th><th>Share</th><th>Puzzle rating</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+  return `<details class="cp-summary"><summary>Your results by theme (${esc(p.tried)} ${p.tried === 1 ? "puzzle" : "puzzles"})</summary><table><thead><tr><th>Theme</th><th>Solved</th><th>Share</th><th>Puzzle rating</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
 function renderPuzzle({ model, el }) {

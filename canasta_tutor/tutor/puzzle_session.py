@@ -152,7 +152,10 @@ class PuzzleTable:
             elif isinstance(e, ActionEvent) and e.seat == SEATS[self.run.seat] and e.action[0] != "deal":
                 self.verdicts.append(self.trainer.play(e.action))
         if self.verdicts and len(s.events) > first:
-            text = self.verdicts[-1].text
+            v = self.verdicts[-1]
+            text = v.text
+            if self.run.over:  # the table's message line says the verdict, not what to do next
+                s.message, s.message_kind, s.message_rule = v.text, "ok" if v.correct else "error", v.rule or None
         return text
 
     # ------------------------------------------------------------ the view
