@@ -353,3 +353,19 @@ def test_every_answer_is_a_new_revision():
         rev = t.view()["rev"]
         t.handle(msg)
         assert t.view()["rev"] > rev, msg
+
+
+def test_the_hints_comparison_of_a_move_with_a_given_answer():
+    from canasta_tutor.hint import compare
+    from canasta_tutor.observer import observe
+
+    p = next(q for q in COMPOSED if q.id == "c03-black-three-stops")
+    state = p.state()
+    obs = observe(state, state.actor)
+    alt = compare(obs, parse_action("discard 7"), parse_action("discard 3"), seed=0)
+    assert alt.gap > alt.gap_uncertainty > 0 and alt.comparison in ("worse than", "much worse than")
+    assert alt.why and alt.sentence("discard 3").startswith("Discard 7 is ")
+    again = compare(obs, parse_action("discard 7"), parse_action("discard 3"), seed=0)
+    assert (again.value, again.gap) == (alt.value, alt.gap)  # deterministic for a seed
+    with pytest.raises(IllegalActionError):
+        compare(obs, parse_action("take 9 9 9"), parse_action("discard 3"))
