@@ -21,6 +21,7 @@ the theme filter), and sends intents.
 
 from __future__ import annotations
 
+import html
 import sqlite3
 from functools import lru_cache
 from typing import Any
@@ -28,7 +29,9 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .display import asset_path
+from .display import asset_path, state_html
+from .inline_css import inline_styles
+from .state import SEATS
 from .tutor.progress import ProgressStore
 from .tutor.puzzle_session import PuzzleTable
 from .tutor.puzzles import Puzzle
@@ -89,6 +92,15 @@ class PuzzleTrainer(anywidget.AnyWidget):
         run = t.run
         return (f"PuzzleTrainer(puzzle={run.puzzle.id if run else None!r}, theme={t.theme!r}, "
                 f"rating={t.learner.rating:.0f})")
+
+    def _repr_html_(self) -> str:
+        """Static HTML of the puzzle as the solver sees it, for a notebook not yet run (styles inlined:
+        an untrusted notebook drops ``<style>``); the live widget replaces it."""
+        run = self.trainer.run
+        assert run is not None
+        head = (f"<p><b>Puzzle {html.escape(run.puzzle.id)}</b>: find the best move for your side this hand. "
+                "Run the cell to play it.</p>")
+        return head + inline_styles(state_html(run.puzzle.state(), seat=SEATS[run.seat]), container=True)
 
     def status(self) -> str:
         """One stable line: the rating, the streak and the puzzle (the browser test prints it)."""

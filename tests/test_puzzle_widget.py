@@ -77,3 +77,13 @@ def test_the_streak_and_the_theme_list():
     assert w.puzzle["streak"]["on"] is True
     ids = [t["id"] for t in w.puzzle["theme_list"]]
     assert ids[0] == "forced-move" and "stop-card" in ids
+
+
+def test_static_html_shows_the_solvers_view_only():
+    w = widget(puzzle="c11-show-then-take")
+    page = w._repr_html_()
+    assert page.startswith("<p><b>Puzzle c11-show-then-take</b>") and "<style" not in page
+    assert page.count('data-card="9H"') == 1 and 'class="ct-table' in page
+    for seat in "NEW":  # the other hands are card backs only
+        block = re.split(r'class="ct-(?:seat |center")', page.split(f'data-seat="{seat}"', 1)[1], maxsplit=1)[0]
+        assert "ct-back" in block and "data-card" not in block, seat
