@@ -456,10 +456,11 @@ def test_a_wrong_move_is_logged_with_its_reason_and_saved(tmp_path: Path) -> Non
     run.play("discard 4")
     refused, wrong, discard = run.log[:3]
     assert refused["kind"] == "refused" and refused["rule"] == "R-TURN-2" and refused["reason"]
-    assert wrong["kind"] == WRONG_KIND and wrong["text"] == "draw"
+    assert wrong["kind"] == WRONG_KIND == "wrong" and wrong["text"] == "draw"
     assert wrong["reason"].startswith("This level plays take 9 9 9 here, not draw.")
     assert discard == {"kind": "action", "text": "discard 4", "rule": ""}
     with ProgressStore(tmp_path / "p.sqlite3") as store:
         store.record(run.attempt("ada"))
         (saved,) = store.attempts("ada")
-    assert [a["kind"] for a in saved["actions"][:3]] == ["refused", WRONG_KIND, "action"]
+    assert [a["kind"] for a in saved["actions"][:3]] == ["refused", "wrong", "action"]
+    assert saved["actions"][1]["reason"].startswith("This level plays take 9 9 9 here")

@@ -42,8 +42,7 @@ from ...position import format_position, parse_position
 from ...state import SEATS, State, seat_index
 from ..eventlog import log_entries
 from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
-from .. import progress
-from ..progress import Attempt
+from ..progress import ACTION_KINDS, Attempt
 from ..session import TableSession
 from .generate import Deal, fill, generate
 from .model import Level
@@ -223,9 +222,9 @@ class _Reply:
 
 #: the learner actions a search for a way to pass tries after a move that leaves the lines, at most
 WRONG_SEARCH_NODES = 300
-#: the progress store's kind for a legal but wrong action, where the store has one (else an accepted action;
-#: the hint's reason goes in ``reason`` either way)
-WRONG_KIND = "wrong" if "wrong" in getattr(progress, "ACTION_KINDS", ()) else "action"
+#: the progress store's kind for a legal but wrong action (its ``reason``: why it was worse)
+WRONG_KIND = "wrong"
+assert WRONG_KIND in ACTION_KINDS
 
 
 class LevelRun:
