@@ -464,3 +464,20 @@ def test_a_wrong_move_is_logged_with_its_reason_and_saved(tmp_path: Path) -> Non
         (saved,) = store.attempts("ada")
     assert [a["kind"] for a in saved["actions"][:3]] == ["refused", "wrong", "action"]
     assert saved["actions"][1]["reason"].startswith("This level plays take 9 9 9 here")
+
+
+def test_a_level_and_the_table_record_the_same_events() -> None:
+    """One source of events and texts: the level runs on the session layer's TableSession."""
+    from canasta_tutor.position import parse_position
+    from canasta_tutor.tutor.session import TableSession
+
+    table = TableSession(state=parse_position(POSITION), seat="S")
+    table.play("discard 4")
+    table.play("take 9 9 9")
+    run = LevelRun(TAKE, hint_fn=None)
+    run.play("discard 4")
+    run.play("take 9 9 9")
+    assert run.status == PASSED
+    assert run.events == table.events
+    assert [e.text for e in run.events] == ["[R-TURN-2] Draw from the stock or take the pack before discarding",
+                                            "You took the pack of 4 cards with 9♥ 9♣."]
