@@ -306,6 +306,18 @@ def test_errors_name_file_line_and_field() -> None:
     ]
 
 
+def test_a_level_the_schema_refuses_hides_no_error_in_the_other_levels() -> None:
+    second = ('\n[[level]]\nid = "m"\ntitle = "M"\ngoal = "Take the pack."\n'
+              f"position = '''{POSITION}'''\n" + 'par = 1\nsuccess = "pack_takn"\nsolutions = [["take 9 9 9"]]\n')
+    text = lesson_text('par = 0\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n') + second
+    problems = [str(p) for p in check_text(text, "x.toml")]
+    assert problems == ["x.toml:21: level[0].par: 0 is less than the minimum of 1",
+                        "x.toml:41: level[1].success: unknown predicate 'pack_takn' (did you mean 'pack_taken'?)"]
+    # an error in the file's own fields stops the check after the schema's errors
+    assert [str(p) for p in check_text(text.replace('order = 1', 'order = "one"'), "x.toml")] == [
+        "x.toml:21: level[0].par: 0 is less than the minimum of 1", "x.toml:3: order: 'one' is not of type 'integer'"]
+
+
 def test_a_position_error_points_at_the_line_inside_the_position() -> None:
     text = lesson_text('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n',
                        POSITION.replace("pile: 5H 2C* 6D 9S", "pile: 5H 2C* 6D ZZ"))
