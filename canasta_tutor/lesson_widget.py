@@ -1,8 +1,9 @@
 """The lesson widget: one level at a time, with the goal, the stars, staged hints,
 the feedback, "try again" and "next" (an anywidget).
 
-A thin shell over :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer`:
-Python holds the state; the browser draws the synced ``view`` and sends
+A thin shell over :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer`, whose
+levels run on the session layer (a :class:`~canasta_tutor.tutor.session.TableSession`
+per level, with the table's events and texts).  Python holds the state; the browser draws the synced ``view`` and sends
 intents: ``{"intent": "press", "button": "meld", "cards": ["KH", "KD", "KS"]}``
 (cards clicked in the hand, then a button; the session layer's planner makes
 the actions), ``{"intent": "act", "text": "take 9 9 9"}`` (an action typed),

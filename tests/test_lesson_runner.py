@@ -3,6 +3,7 @@ try_illegal levels, generated setups, and errors that name file, line and field.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,8 @@ from canasta_tutor.tutor.lessons.generate import GenerationError, generate
 from canasta_tutor.tutor.lessons.loader import LessonFormatError, check_text, parse_lesson
 from canasta_tutor.tutor.lessons.locate import locate
 from canasta_tutor.tutor.lessons.runner import (DEMO, FAILED, OPEN, PASSED, LessonRuntimeError, LevelOverError,
-                                                LevelRun, why_worse)
+                                                WRONG_KIND, LevelRun, why_worse)
+from canasta_tutor.tutor.progress import ProgressStore
 
 HEAD = 'id = "t"\ntitle = "T"\norder = 1\nsummary = "s"\n'
 
@@ -198,6 +200,12 @@ text = "Frozen: only a natural pair takes it."
     assert r.rule == "R-PACK-4" and r.status == PASSED
     assert "Frozen: only a natural pair takes it." in r.feedback
     assert run.stars() == 3
+    # drawing instead passes the lesson by: answered at once with what the level asks for
+    run = LevelRun(level, hint_fn=None)
+    r = run.play("draw")
+    assert r.wrong and r.status == OPEN
+    assert r.feedback[-1] == ("This level asks you to try take 9 here, rather than draw, and read why the rules "
+                              "refuse it.")
 
 
 def test_scripted_replies_and_the_bot_after_them() -> None:
@@ -296,6 +304,18 @@ def test_errors_name_file_line_and_field() -> None:
         "x.toml:22: level[0].success: unknown predicate 'pack_takn' (did you mean 'pack_taken'?)",
         "x.toml:23: level[0].solutions[0][0]: 'take 9 Q': a meld holds one rank, but this names 9s and queens",
     ]
+
+
+def test_a_level_the_schema_refuses_hides_no_error_in_the_other_levels() -> None:
+    second = ('\n[[level]]\nid = "m"\ntitle = "M"\ngoal = "Take the pack."\n'
+              f"position = '''{POSITION}'''\n" + 'par = 1\nsuccess = "pack_takn"\nsolutions = [["take 9 9 9"]]\n')
+    text = lesson_text('par = 0\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n') + second
+    problems = [str(p) for p in check_text(text, "x.toml")]
+    assert problems == ["x.toml:21: level[0].par: 0 is less than the minimum of 1",
+                        "x.toml:41: level[1].success: unknown predicate 'pack_takn' (did you mean 'pack_taken'?)"]
+    # an error in the file's own fields stops the check after the schema's errors
+    assert [str(p) for p in check_text(text.replace('order = 1', 'order = "one"'), "x.toml")] == [
+        "x.toml:21: level[0].par: 0 is less than the minimum of 1", "x.toml:3: order: 'one' is not of type 'integer'"]
 
 
 def test_a_position_error_points_at_the_line_inside_the_position() -> None:
@@ -438,3 +458,38 @@ def test_generated_texts_use_only_the_generators_variables() -> None:
     messages = [p.message for p in check_text(text, "g.toml")]
     assert messages == ["{tops} is not a named variable of this level's generator",
                         "{~low} is not a named variable of this level's generator"]
+
+
+def test_a_wrong_move_is_logged_with_its_reason_and_saved(tmp_path: Path) -> None:
+    level = one_level('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n')
+    run = LevelRun(level, hint_fn=None)
+    run.play("discard 4")  # refused
+    run.play("draw")  # wrong
+    run.play("discard 4")
+    refused, wrong, discard = run.log[:3]
+    assert refused["kind"] == "refused" and refused["rule"] == "R-TURN-2" and refused["reason"]
+    assert wrong["kind"] == WRONG_KIND == "wrong" and wrong["text"] == "draw"
+    assert wrong["reason"].startswith("This level plays take 9 9 9 here, not draw.")
+    assert discard == {"kind": "action", "text": "discard 4", "rule": ""}
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        store.record(run.attempt("ada"))
+        (saved,) = store.attempts("ada")
+    assert [a["kind"] for a in saved["actions"][:3]] == ["refused", "wrong", "action"]
+    assert saved["actions"][1]["reason"].startswith("This level plays take 9 9 9 here")
+
+
+def test_a_level_and_the_table_record_the_same_events() -> None:
+    """One source of events and texts: the level runs on the session layer's TableSession."""
+    from canasta_tutor.position import parse_position
+    from canasta_tutor.tutor.session import TableSession
+
+    table = TableSession(state=parse_position(POSITION), seat="S")
+    table.play("discard 4")
+    table.play("take 9 9 9")
+    run = LevelRun(TAKE, hint_fn=None)
+    run.play("discard 4")
+    run.play("take 9 9 9")
+    assert run.status == PASSED
+    assert run.events == table.events
+    assert [e.text for e in run.events] == ["[R-TURN-2] Draw from the stock or take the pack before discarding",
+                                            "You took the pack of 4 cards with 9♥ 9♣."]

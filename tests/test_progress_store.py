@@ -41,7 +41,8 @@ def test_a_played_level_is_saved_with_its_actions_and_rules(tmp_path: Path) -> N
     assert saved["status"] == "passed" and saved["lesson"] == "demo" and saved["level"] == "take-frozen"
     assert saved["tries"] == 2 and saved["par"] == 1
     refused = [a for a in saved["actions"] if a["kind"] == "refused"]
-    assert refused == [{"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": ""}]
+    assert refused == [{"kind": "refused", "text": "discard 4", "rule": "R-TURN-2",
+                        "reason": "Draw from the stock or take the pack before discarding"}]  # the engine's reason
 
 
 def test_store_survives_reopening_and_uses_wal(tmp_path: Path) -> None:

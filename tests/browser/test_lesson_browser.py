@@ -1,6 +1,15 @@
 """The "taking the pack" lesson in a real JupyterLab + chromium, by clicks: every level
-from the first to the last, the stars, the feedback of one deliberate mistake, and the
-stars still there after a kernel restart (the progress store)."""
+from the first to the last, the stars, the feedback of deliberate mistakes (an illegal
+one on the first level, a legal but wrong one on the last, answered at once), and the
+stars still there after a kernel restart (the progress store).
+
+Screenshots are saved outside git, in the browser tests' git-ignored artifacts folder:
+``tests/browser/artifacts/lesson-taking-the-pack-done.png`` (every level passed) and
+``tests/browser/artifacts/lesson-taking-the-pack-after-restart.png``; the test prints
+their paths and its own time (run pytest with ``-s`` to see them).
+
+Time the lesson test alone with
+``pytest -m browser -s tests/browser/test_lesson_browser.py``."""
 
 from __future__ import annotations
 
@@ -100,6 +109,16 @@ def test_taking_the_pack_lesson_by_clicks(lab):
             last = root.locator(".cl-feedback li").last
             expect(last).to_contain_text("[R-TURN-2]")
             expect(last).to_have_class("cl-refused")
+        if n + 1 == len(lesson.levels):
+            # a legal but wrong move: drawing gives up the pack; it is answered at once, the level still open
+            play_by_clicks(page, "draw")
+            last = root.locator(".cl-feedback li").last
+            expect(last).to_have_class("cl-wrong")
+            expect(last).to_contain_text("You drew")
+            expect(last).to_contain_text("take ")  # the better move, named by the level or the hint
+            expect(root).to_have_attribute("data-status", "open")
+            root.locator("button[data-intent=retry]").click()
+            expect(root.locator(".cl-feedback li")).to_have_count(0)
         for text in line:
             illegal = run.state.explain(parse_action(text)) is not None
             play_by_clicks(page, text, refused=illegal)
@@ -109,7 +128,8 @@ def test_taking_the_pack_lesson_by_clicks(lab):
         expect(root.locator(".cl-stars")).to_have_attribute("data-stars", str(stars))
         if n + 1 < len(lesson.levels):
             root.locator("button[data-intent=next]").click()
-    lab.screenshot("lesson-taking-the-pack-done", full_page=True)
+    done = lab.screenshot("lesson-taking-the-pack-done", full_page=True)
+    print(f"screenshot: {done}")
     levels = root.locator(".cl-levels button")
     expect(levels.first).to_contain_text("★★")
 
@@ -127,5 +147,6 @@ def test_taking_the_pack_lesson_by_clicks(lab):
     expect(buttons.first).to_have_text("1 ★★")
     for i in range(1, len(lesson.levels)):
         expect(buttons.nth(i)).to_have_text(f"{i + 1} ★★★")
-    lab.screenshot("lesson-taking-the-pack-after-restart", full_page=True)
+    after = lab.screenshot("lesson-taking-the-pack-after-restart", full_page=True)
+    print(f"screenshot: {after}")
     print(f"lesson browser test: {time.monotonic() - start:.1f} s")

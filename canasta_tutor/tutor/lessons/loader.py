@@ -90,10 +90,18 @@ def _jsonschema() -> Any:
     return jsonschema
 
 
-def _schema_problems(data: Any, chk: _Checker) -> None:
+def _schema_problems(data: Any, chk: _Checker) -> frozenset[int] | None:
+    """Add the schema's errors; return the indices of the levels with one, or None when the file's own
+    fields (outside its levels) have one, so that nothing more can be checked."""
     validator = _jsonschema().Draft202012Validator(schema())
+    bad: set[int] = set()
+    whole = False
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(err.absolute_path)
+        if len(path) >= 2 and path[0] == "level" and isinstance(path[1], int):
+            bad.add(path[1])
+        else:
+            whole = True
         if err.validator == "oneOf" and path and path[-1] != "success" and isinstance(err.instance, dict) \
                 and "goal" in err.schema.get("properties", {}):
             has = [k for k in ("position", "generate") if k in err.instance]
@@ -116,6 +124,7 @@ def _schema_problems(data: Any, chk: _Checker) -> None:
             chk.add(path, msg)
         else:
             chk.add(path, _cut(err.message))
+    return None if whole else frozenset(bad)
 
 
 def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None = None) -> list[Problem]:
@@ -129,19 +138,23 @@ def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None =
         msg = str(e).split(" (at line")[0].split(" (at end of document)")[0]
         chk.problems.append(Problem(file, line, "", f"not valid TOML: {msg}"))
         return chk.problems
-    _schema_problems(data, chk)
-    if chk.problems:
+    bad_levels = _schema_problems(data, chk)
+    if bad_levels is None:
         return chk.problems
-    _semantic_problems(data, chk, rules if rules is not None else known_rules())
+    # the levels the schema passed are checked further, so one bad level hides no error in the others
+    _semantic_problems(data, chk, rules if rules is not None else known_rules(), skip=bad_levels)
     return chk.problems
 
 
-def _semantic_problems(data: dict[str, Any], chk: _Checker, rules: frozenset[str]) -> None:
+def _semantic_problems(data: dict[str, Any], chk: _Checker, rules: frozenset[str],
+                       skip: frozenset[int] = frozenset()) -> None:
     seen: set[str] = set()
     for field in ("title", "summary", "intro"):
         if field in data:
             _check_rule_refs(data[field], [field], chk, rules)
     for i, lv in enumerate(data["level"]):
+        if i in skip:
+            continue
         here: list[str | int] = ["level", i]
         if lv["id"] in seen:
             chk.add(here + ["id"], f"level id {lv['id']!r} is used twice in this lesson")

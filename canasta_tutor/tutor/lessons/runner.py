@@ -42,7 +42,7 @@ from ...position import format_position, parse_position
 from ...state import SEATS, State, seat_index
 from ..eventlog import log_entries
 from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
-from ..progress import Attempt
+from ..progress import ACTION_KINDS, Attempt
 from ..session import TableSession
 from .generate import Deal, fill, generate
 from .model import Level
@@ -168,6 +168,9 @@ def why_worse(state: State, seat: str, action: tuple, expected: tuple | None = N
         return ""
     if not head and better is not None:
         head = f"This level plays {format_action(better)} here, not {played}."
+    elif not head and expected is not None and expected not in obs.legal_actions:
+        head = (f"This level asks you to try {format_action(expected)} here, rather than {played}, and read why "
+                "the rules refuse it.")
     costs = [f.text for f in mine if f.kind == BAD][:2]
     have = {f.id for f in mine}
     lacks = [f.text for f in theirs if f.kind == GOOD and f.id not in have][:1]
@@ -219,6 +222,9 @@ class _Reply:
 
 #: the learner actions a search for a way to pass tries after a move that leaves the lines, at most
 WRONG_SEARCH_NODES = 300
+#: the progress store's kind for a legal but wrong action (its ``reason``: why it was worse)
+WRONG_KIND = "wrong"
+assert WRONG_KIND in ACTION_KINDS
 
 
 class LevelRun:
@@ -251,13 +257,14 @@ class LevelRun:
         self.hints_used = 0
         self.status = OPEN
         self.message = ""
-        self.played: list[str] = []  # the learner's tries, canonical notation
+        #: the learner's accepted actions (and refused ones on a try_illegal level), canonical notation
+        self.played: list[str] = []
         self.off_path_state: State | None = None
         self.wrong_note = ""  # why the first wrong move was worse (reused when the level fails)
         self.solutions = [[self.fill(a) for a in line] for line in level.solutions]
         self._canon_solutions = [[_canon(a) for a in line] for line in self.solutions]
         self.replies_log: list[str] = []
-        #: what happened, for the progress store: {"kind": action/refused/hint/reply, "text", "rule"}
+        #: what happened, for the progress store: {"kind": action/refused/wrong/hint/reply, "text", "rule", "reason"}
         self.log: list[dict[str, str]] = []
         self._play_others()
         self._judge()
@@ -353,10 +360,6 @@ class LevelRun:
         before = self.state.copy()
         expected = self._expected()
         self.tries += 1
-        self.played.append(result.notation)
-        off_lines = not self._on_path()
-        if off_lines and self.off_path_state is None:
-            self.off_path_state = before
         first = len(self.events)
         verb = action[0]
         if verb not in self.level.allow:
@@ -371,7 +374,7 @@ class LevelRun:
                 result.feedback.append(self.session.refuse(err, action))
                 if result.note:
                     result.feedback.append(result.note)
-                self.log.append({"kind": "refused", "text": result.notation, "rule": err.rule})
+                self.log.append({"kind": "refused", "text": result.notation, "rule": err.rule, "reason": err.reason})
             else:
                 result.accepted = True
                 self.log.append({"kind": "action", "text": result.notation, "rule": ""})
@@ -380,6 +383,13 @@ class LevelRun:
                 self.session.play(result.notation)
                 self._raise_reply_error()
                 result.feedback += self._own_texts(first)
+        # the path along the solution lines: accepted actions, and refused ones where the level wants a refusal
+        off_lines = False
+        if result.accepted or self.level.try_illegal:
+            self.played.append(result.notation)
+            off_lines = not self._on_path()
+            if off_lines and self.off_path_state is None:
+                self.off_path_state = before
         if self._judge() == OPEN:
             self._play_others()
             self._judge()
@@ -394,6 +404,8 @@ class LevelRun:
             why = self.why_fn(before, self.level.seat, action, expected, self.seed)
             self.wrong_note = why or "After that move the goal is out of reach: try the level again."
             result.feedback.append(self.wrong_note)
+            mine = next(e for e in reversed(self.log) if e["kind"] == "action")
+            mine.update(kind=WRONG_KIND, reason=self.wrong_note)
         result.status = self.status
         result.position = self.position()
         return result
@@ -441,7 +453,7 @@ class LevelRun:
 
     def _refuse_verb(self, action: tuple, result: ActionResult) -> None:
         text = result.reason
-        self.log.append({"kind": "refused", "text": result.notation, "rule": ""})
+        self.log.append({"kind": "refused", "text": result.notation, "rule": "", "reason": text})
         result.feedback.append(text)
         if result.note:
             result.feedback.append(result.note)
