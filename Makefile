@@ -36,7 +36,7 @@ venv install: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e '.[test]'
+	$(BIN)/python -m pip install -e '.[test,teacher]'
 	@touch $@
 
 # Debian's chromium for the browser tests. Never `playwright install`:

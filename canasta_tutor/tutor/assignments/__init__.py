@@ -1,0 +1,2 @@
+"""Assignments for a class: the assignment file, the item levels, the logs and their grading,
+and the nbgrader source notebooks (see ``docs/assignments.md``)."""

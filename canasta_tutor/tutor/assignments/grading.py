@@ -1,0 +1,256 @@
+"""Assignment logs and their grading: the student's actions, replayed through the engine.
+
+While a student plays an item, :class:`ItemRecorder` writes the log file
+``canasta-log/<item>.json`` beside the notebook: every attempt's actions, refusals and
+hints in order (and, for the student's eyes only, the totals).  The student submits
+it with the notebook.  The autograded test cell calls :func:`grade_item`, which reads
+only the attempts' entries and replays each attempt from the item's own seed (carried by
+the locked cell, not by the log) through the level runner on the engine; the totals and
+any status written in the log are never read.  So a log whose totals were edited, or
+a notebook whose outputs were edited, earns nothing that the replay does not give.
+
+The partial credit rule: an item is solved when one attempt passes on replay; it then
+scores ``points - hint_penalty * hints``, at least 0, where ``hints`` is the most hints
+opened in any one attempt (hints are staged, so seeing hint 1 and hint 2, then retrying,
+still counts two).  An unsolved item scores 0.
+
+>>> from canasta_tutor.tutor.assignments.spec import Item
+>>> item = Item(id="demo", kind="puzzle", points=10, hint_penalty=3, puzzle="c22-take-the-pack")
+>>> score(item, solved=True, hints=1), score(item, solved=True, hints=5), score(item, solved=False, hints=0)
+(7, 0, 0)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import CanastaError
+from ..lessons.model import Level
+from ..lessons.runner import OPEN, PASSED, LevelRun
+from .items import item_level
+from .spec import Item
+
+LOG_DIR = "canasta-log"
+LOG_FORMAT = 1
+MAX_LOG_BYTES = 1_000_000
+MAX_ATTEMPTS = 200
+MAX_ENTRIES = 1000
+MAX_TEXT = 200
+#: the entry kinds the grader reads: the learner's tries (accepted or refused) and the hints opened
+LEARNER_KINDS = ("action", "refused", "hint")
+
+
+class LogError(CanastaError, ValueError):
+    """A log file that cannot be read as an assignment log (the message names the file)."""
+
+
+@dataclass
+class Grade:
+    """The grade of one item, from the replay."""
+
+    item: str
+    points: float
+    score: float = 0
+    solved: bool = False
+    hints: int = 0
+    attempts: int = 0
+    message: str = ""
+    statuses: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        if self.message:
+            return f"{self.item}: {self.message}: {_num(self.score)} of {_num(self.points)} points"
+        hints = f" with {self.hints} hint{'s' if self.hints != 1 else ''}" if self.hints else ""
+        how = f"solved{hints}" if self.solved else "not solved"
+        tries = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''}"
+        return f"{self.item}: {how} ({tries}, replayed): {_num(self.score)} of {_num(self.points)} points"
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def score(item: Item, solved: bool, hints: int) -> float:
+    """The partial credit rule (see the module's text)."""
+    if not solved:
+        return 0
+    value = item.points - item.hint_penalty * hints
+    return max(0, round(value, 4) if isinstance(value, float) else value)
+
+
+def log_path(item: Item, log_dir: str | Path = LOG_DIR) -> Path:
+    return Path(log_dir) / f"{item.id}.json"
+
+
+# ------------------------------------------------------------------ reading
+def read_attempts(path: str | Path, item: Item) -> list[list[dict[str, str]]]:
+    """The attempts of a log file: for each, its learner entries ``{"kind", "text"}`` in order.
+
+    Raises :class:`LogError` for a file that is not an assignment log of ``item``; only
+    ``attempts[*].entries`` are read.
+    """
+    p = Path(path)
+    name = p.name
+    try:
+        if p.stat().st_size > MAX_LOG_BYTES:
+            raise LogError(f"{name}: larger than {MAX_LOG_BYTES} bytes")
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise LogError(f"{name}: not a JSON log ({_short(e)})") from None
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
+        raise LogError(f"{name}: not an assignment log (format {LOG_FORMAT})")
+    if data.get("item") != item.id:
+        raise LogError(f"{name}: the log of item {str(data.get('item'))[:60]!r}, not of {item.id!r}")
+    attempts = data.get("attempts")
+    if not isinstance(attempts, list) or len(attempts) > MAX_ATTEMPTS:
+        raise LogError(f"{name}: 'attempts' must be a list of at most {MAX_ATTEMPTS}")
+    out: list[list[dict[str, str]]] = []
+    for i, att in enumerate(attempts):
+        entries = att.get("entries") if isinstance(att, dict) else None
+        if not isinstance(entries, list) or len(entries) > MAX_ENTRIES:
+            raise LogError(f"{name}: attempts[{i}].entries must be a list of at most {MAX_ENTRIES}")
+        clean = []
+        for j, entry in enumerate(entries):
+            if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str) \
+                    or not isinstance(entry.get("text", ""), str):
+                raise LogError(f"{name}: attempts[{i}].entries[{j}] is not an entry {{kind, text}}")
+            if entry["kind"] in LEARNER_KINDS:
+                clean.append({"kind": entry["kind"], "text": str(entry.get("text", ""))[:MAX_TEXT]})
+        out.append(clean)
+    return out
+
+
+def _short(e: Exception) -> str:
+    text = " ".join(str(e).split())
+    return text[:120]
+
+
+# ------------------------------------------------------------------ replaying
+def replay_attempt(level: Level, seed: int, entries: list[dict[str, str]]) -> tuple[str, int]:
+    """Replay one attempt's entries from the level's start: its status and the hints it opened.
+
+    Actions and refusals are played in order through :class:`LevelRun` (the engine answers each);
+    a hint counts when it was opened while the level was still open (and, for a level with written
+    hints, up to their number).  Nothing after the level is passed or failed is read.
+    """
+    run = LevelRun(level, seed, hint_fn=None)
+    if "judge_wrong" in vars(run):  # explaining a wrong move is the player's feedback, not part of the grade
+        vars(run)["judge_wrong"] = False
+    hints = 0
+    for e in entries:
+        if run.status != OPEN:
+            break
+        if e["kind"] == "hint":
+            if not level.hints or hints < len(level.hints):
+                hints += 1
+        else:
+            run.play(e["text"])
+    return run.status, hints
+
+
+def grade_attempts(item: Item, attempts: list[list[dict[str, str]]], level: Level | None = None) -> Grade:
+    """The grade of ``item`` from its attempts (see the partial credit rule)."""
+    level = level if level is not None else item_level(item)
+    g = Grade(item=item.id, points=item.points, attempts=len(attempts))
+    for entries in attempts:
+        status, hints = replay_attempt(level, item.seed, entries)
+        g.statuses.append(status)
+        g.solved = g.solved or status == PASSED
+        g.hints = max(g.hints, hints)
+    g.score = score(item, g.solved, g.hints)
+    return g
+
+
+def grade_log(item: Item, log_dir: str | Path = LOG_DIR, level: Level | None = None) -> Grade:
+    """The grade of ``item`` from its log file in ``log_dir`` (no file: not played, 0)."""
+    path = log_path(item, log_dir)
+    if not path.exists():
+        return Grade(item=item.id, points=item.points, message=f"no log {path.name} (not played)")
+    try:
+        attempts = read_attempts(path, item)
+    except LogError as e:
+        return Grade(item=item.id, points=item.points, message=str(e))
+    return grade_attempts(item, attempts, level)
+
+
+def grade_item(item: dict[str, Any], log_dir: str | Path = LOG_DIR) -> float:
+    """The autograded test cell: print what the replay found and return the score (nbgrader's partial credit).
+
+    Never raises and never writes to stderr (nbgrader gives 0 for a cell that does): a problem
+    with the log is printed and scores 0.
+    """
+    spec = Item.from_dict(item)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            g = grade_log(spec, log_dir)
+        except (CanastaError, ValueError, KeyError, IndexError, OSError) as e:
+            g = Grade(item=spec.id, points=spec.points, message=f"could not be replayed ({_short(e)})")
+    print(g.line())
+    return g.score
+
+
+# ------------------------------------------------------------------ recording
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class ItemRecorder:
+    """Writes the log of one item while the student plays it (called after every intent).
+
+    Attempts already in the log file (an earlier session) are kept; each new :class:`LevelRun`
+    (a retry) becomes a new attempt.  Nothing is written before the student's first action or
+    hint, so opening (or re-running) the notebook never touches an existing log.
+    """
+
+    def __init__(self, item: Item, log_dir: str | Path = LOG_DIR) -> None:
+        self.item = item
+        self.path = log_path(item, log_dir)
+        self.previous: list[dict[str, Any]] = []
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                read_attempts(self.path, item)  # only a readable log is continued
+                self.previous = list(data["attempts"])
+            except (LogError, ValueError, OSError):
+                self.path.replace(self.path.with_suffix(f".unreadable-{os.getpid()}.json"))
+        self.runs: list[tuple[LevelRun, str]] = []
+
+    def observe(self, run: LevelRun) -> bool:
+        """Note the state of ``run`` (the player's current run); returns whether the log was written."""
+        if not self.runs or self.runs[-1][0] is not run:
+            self.runs.append((run, _now()))
+        if not any(e.get("kind") in LEARNER_KINDS for r, _ in self.runs for e in r.log):
+            return False
+        self.write()
+        return True
+
+    def attempts(self) -> list[dict[str, Any]]:
+        fresh = [{"started": started, "status": r.status, "hints": r.hints_used,
+                  "entries": [{"kind": e["kind"], "text": e["text"]} for e in r.log]}
+                 for r, started in self.runs if any(e.get("kind") in LEARNER_KINDS for e in r.log)]
+        return self.previous + fresh
+
+    def write(self) -> None:
+        attempts = self.attempts()
+        solved = any(a.get("status") == PASSED for a in attempts)
+        hints = max((int(a.get("hints", 0)) for a in attempts), default=0)
+        data = {"format": LOG_FORMAT, "assignment": self.item.assignment, "item": self.item.id,
+                "key": self.item.key, "seed": self.item.seed, "attempts": attempts,
+                "totals": {"solved": solved, "hints": hints, "score": score(self.item, solved, hints),
+                           "points": self.item.points,
+                           "note": "for your information only: the grade comes from replaying the entries"}}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(self.path)
+
+
+__all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "grade_attempts", "grade_item", "grade_log",
+           "log_path", "read_attempts", "replay_attempt", "score"]
