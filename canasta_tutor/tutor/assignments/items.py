@@ -14,26 +14,12 @@ runner judges it, and the grader replays it exactly like a lesson level.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ...actions import format_action
 from ..lessons.model import Failure, Lesson, Level
-from ..puzzles import Puzzle, load_library
-from .spec import LEVEL, Item
+from ..puzzles import Puzzle
+from .spec import LEVEL, Item, course_lessons, puzzle_library
 
 GOAL = "Find the best move: the one that gives your side the best expected score for this hand."
-
-
-@lru_cache(maxsize=1)
-def _course() -> dict[str, Lesson]:
-    from ..lessons.player import load_course
-
-    return {lesson.id: lesson for lesson in load_course()}
-
-
-@lru_cache(maxsize=1)
-def _puzzles() -> dict[str, Puzzle]:
-    return {p.id: p for p in load_library()}
 
 
 def puzzle_level(p: Puzzle) -> Level:
@@ -53,11 +39,11 @@ def puzzle_level(p: Puzzle) -> Level:
 def item_level(item: Item) -> Level:
     """The level an item is played on (from the installed course and puzzle library)."""
     if item.kind == LEVEL:
-        lesson = _course().get(item.lesson)
+        lesson = course_lessons().get(item.lesson)
         if lesson is None:
             raise KeyError(f"no lesson {item.lesson!r} in the installed course")
         return lesson.level(item.level)
-    p = _puzzles().get(item.puzzle)
+    p = puzzle_library().get(item.puzzle)
     if p is None:
         raise KeyError(f"no puzzle {item.puzzle!r} in the installed puzzle library")
     return puzzle_level(p)

@@ -48,6 +48,7 @@ from ...errors import CanastaError
 from ..lessons.loader import _jsonschema
 from ..lessons.locate import format_field, locate
 from ..lessons.model import Lesson, Problem
+from ..puzzles import Puzzle
 
 SCHEMA_PATH = Path(__file__).with_name("assignment.schema.json")
 LEVEL, PUZZLE = "level", "puzzle"
@@ -120,6 +121,22 @@ class Assignment:
 
 
 @lru_cache(maxsize=1)
+def course_lessons() -> dict[str, Lesson]:
+    """The installed course's lessons by id (read once per process)."""
+    from ..lessons.player import load_course
+
+    return {lesson.id: lesson for lesson in load_course()}
+
+
+@lru_cache(maxsize=1)
+def puzzle_library() -> dict[str, Puzzle]:
+    """The installed puzzle library by ID (read once per process)."""
+    from ..puzzles import load_library
+
+    return {p.id: p for p in load_library()}
+
+
+@lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The assignment JSON Schema shipped with the package."""
     with SCHEMA_PATH.open(encoding="utf-8") as f:
@@ -179,15 +196,9 @@ def _check(text: str, file: str, lessons: list[Lesson] | None,
     _schema_problems(data, chk)
     if chk.problems:
         return None, chk.problems
-    if lessons is None:
-        from ..lessons.player import load_course
-
-        lessons = load_course()
+    by_id = {lesson.id: lesson for lesson in lessons} if lessons is not None else course_lessons()
     if puzzle_ids is None:
-        from ..puzzles import load_library
-
-        puzzle_ids = {p.id for p in load_library()}
-    by_id = {lesson.id: lesson for lesson in lessons}
+        puzzle_ids = set(puzzle_library())
     defaults = data.get("defaults", {})
     items: list[Item] = []
     seen: dict[str, int] = {}

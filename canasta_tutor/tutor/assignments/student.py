@@ -11,7 +11,7 @@ log after every step, exactly as the widget cell does.
 >>> item = Item(id="m", kind="level", lesson="melds", level="meld-practice", seed=7, points=10, hint_penalty=2)
 >>> folder = tempfile.mkdtemp()
 >>> play_item(item, [["discard 4"], [HINT, *solution_line(item)]], folder)
-['failed', 'passed']
+['open', 'passed']
 >>> g = grade_log(item, folder)
 >>> g.solved, g.hints, g.score
 (True, 1, 8)
