@@ -1,0 +1,163 @@
+"""The real nbgrader workflow: `class assign`, `nbgrader generate_assignment`, students simulated by
+driving the lesson player and saving their notebooks and logs, `nbgrader autograde`, and the scores
+read back from nbgrader's gradebook (nbgrader comes with the `teacher` extra, which `make test`
+installs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from canasta_tutor.actions import format_action
+from canasta_tutor.cli import main
+from canasta_tutor.tutor.assignments.grading import log_path
+from canasta_tutor.tutor.assignments.spec import load_assignment, puzzle_library
+from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line
+
+pytestmark = pytest.mark.slow
+
+ASSIGNMENT = """
+id = "a1"
+title = "Assignment 1"
+
+[defaults]
+points = 10
+hint_penalty = 3
+
+[[item]]
+lesson = "melds"
+level = "natural-meld"
+
+[[item]]
+lesson = "melds"
+level = "meld-practice"
+seed = 7
+
+[[item]]
+puzzle = "c22-take-the-pack"
+points = 6
+hint_penalty = 2
+"""
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")  # nbgrader runs `alembic`
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def _wrong_move(item) -> str:
+    p = puzzle_library()[item.puzzle]
+    return format_action(next(a for a in p.state().legal_actions() if a not in p.answers()))
+
+
+def _submit(course: Path, student: str) -> Path:
+    folder = course / "submitted" / student / "a1"
+    folder.mkdir(parents=True)
+    shutil.copy(course / "release" / "a1" / "a1.ipynb", folder / "a1.ipynb")
+    (folder / "timestamp.txt").write_text("2026-11-30 08:00:00.000000 UTC", encoding="utf-8")
+    return folder
+
+
+def _tamper_notebook(path: Path) -> None:
+    """Every graded cell's source and output claim full points."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("grade"):
+            points = meta["points"]
+            cell["source"] = [f"{points}\n"]
+            cell["outputs"] = [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                                "data": {"text/plain": str(points)}}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def _tamper_log(path: Path, points: float) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["totals"].update(solved=True, hints=0, score=points)
+    for attempt in data["attempts"]:
+        attempt["status"] = "passed"
+        attempt["hints"] = 0
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    course = tmp_path_factory.mktemp("course")
+    spec = course / "a1.toml"
+    spec.write_text(ASSIGNMENT, encoding="utf-8")
+    assert main(["class", "assign", str(spec), "--course", str(course)]) == 0
+    nbgrader(course, "generate_assignment", "a1")
+    a = load_assignment(spec)
+    level, practice, puzzle = a.items
+
+    # full: every item solved without a hint
+    folder = _submit(course, "full")
+    for item in a.items:
+        assert play_item(item, [solution_line(item)], folder / "canasta-log") == ["passed"]
+
+    # hinted: two hints then solved on a retry; the puzzle with one hint; the practice level not played
+    folder = _submit(course, "hinted")
+    assert play_item(level, [[HINT, HINT, "discard 4"], solution_line(level)], folder / "canasta-log")[-1] == "passed"
+    assert play_item(puzzle, [[HINT, *solution_line(puzzle)]], folder / "canasta-log") == ["passed"]
+
+    # tampered: wrong moves, then the log's totals and the notebook's graded cells edited to full marks
+    folder = _submit(course, "tampered")
+    play_item(level, [["discard 4"]], folder / "canasta-log")
+    play_item(practice, [["discard 4"]], folder / "canasta-log")
+    assert play_item(puzzle, [[_wrong_move(puzzle)]], folder / "canasta-log") == ["failed"]
+    for item in a.items:
+        _tamper_log(log_path(item, folder / "canasta-log"), item.points)
+    _tamper_notebook(folder / "a1.ipynb")
+
+    # no log at all, only the notebook
+    _submit(course, "nolog")
+
+    nbgrader(course, "autograde", "a1")
+    scores = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for student in ("full", "hinted", "tampered", "nolog"):
+            sub = gb.find_submission("a1", student)
+            cells = {g.name: g.score for g in sub.notebooks[0].grades}
+            scores[student] = (sub.score, sub.max_score, cells)
+    return course, scores
+
+
+def test_full_marks_from_the_replay(graded):
+    _, scores = graded
+    total, most, cells = scores["full"]
+    assert (total, most) == (26, 26)
+    assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 10, "c22-take-the-pack-grade": 6}
+
+
+def test_hints_give_the_partial_credit_of_the_file(graded):
+    _, scores = graded
+    total, _, cells = scores["hinted"]
+    # 10 - 2 hints x 3 (seen before the retry, still counted); 6 - 1 hint x 2; not played: 0
+    assert cells == {"melds-natural-meld-grade": 4, "melds-meld-practice-grade": 0, "c22-take-the-pack-grade": 4}
+    assert total == 8
+
+
+def test_a_tampered_submission_gets_no_credit(graded):
+    course, scores = graded
+    total, _, cells = scores["tampered"]
+    assert total == 0 and set(cells.values()) == {0}
+    # nbgrader put the locked test cells back, and the replay's words are in the autograded notebook
+    nb = json.loads((course / "autograded" / "tampered" / "a1" / "a1.ipynb").read_text(encoding="utf-8"))
+    text = json.dumps(nb)
+    assert "c22-take-the-pack: not solved (1 attempt, replayed): 0 of 6 points" in text
+
+
+def test_no_log_scores_zero(graded):
+    _, scores = graded
+    assert scores["nolog"][0] == 0
