@@ -19,7 +19,6 @@ p1: solved (1 attempt, replayed): 5 of 5 points
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from .lesson_widget import LessonWidget
@@ -50,16 +49,4 @@ class AssignmentItemWidget(LessonWidget):
         return answer
 
 
-def item_widget(item: dict[str, Any], log_dir: str = LOG_DIR) -> Any:
-    """The widget cell: the item's widget, or (while nbgrader executes the notebook) a line of text.
-
-    nbgrader sets ``NBGRADER_EXECUTION`` when it runs a notebook to validate or autograde it; the
-    widget would only cost time there, and must never touch the submitted log.
-    """
-    if os.environ.get("NBGRADER_EXECUTION"):
-        print(f"item {Item.from_dict(item).id}: graded from its log by the next cell")
-        return None
-    return AssignmentItemWidget(item, log_dir)
-
-
-__all__ = ["AssignmentItemWidget", "item_widget"]
+__all__ = ["AssignmentItemWidget"]

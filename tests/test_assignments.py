@@ -300,3 +300,10 @@ def test_write_course_keeps_an_existing_config(tmp_path, week1):
     written = write_course(week1, tmp_path)
     assert written == [tmp_path / "source" / "week-1" / "week-1.ipynb"]
     assert (tmp_path / "nbgrader_config.py").read_text(encoding="utf-8") == "c = get_config()\n"
+
+
+def test_the_widget_cell_and_the_grader_use_one_log_folder():
+    from canasta_tutor import assignment_cell
+    from canasta_tutor.tutor.assignments import grading
+
+    assert assignment_cell.LOG_DIR == grading.LOG_DIR

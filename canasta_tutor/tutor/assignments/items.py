@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...actions import format_action
 from ..lessons.model import Failure, Lesson, Level
 from ..puzzles import Puzzle
-from .spec import LEVEL, Item, course_lessons, puzzle_library
+from .spec import LEVEL, Item, course_lesson, puzzle_library
 
 GOAL = "Find the best move: the one that gives your side the best expected score for this hand."
 
@@ -39,7 +39,7 @@ def puzzle_level(p: Puzzle) -> Level:
 def item_level(item: Item) -> Level:
     """The level an item is played on (from the installed course and puzzle library)."""
     if item.kind == LEVEL:
-        lesson = course_lessons().get(item.lesson)
+        lesson = course_lesson(item.lesson)
         if lesson is None:
             raise KeyError(f"no lesson {item.lesson!r} in the installed course")
         return lesson.level(item.level)

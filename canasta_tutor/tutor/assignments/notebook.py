@@ -90,7 +90,7 @@ def _item_head(n: int, item: Item) -> str:
 
 
 def widget_source(item: Item, log_dir: str = LOG_DIR) -> str:
-    return ("from canasta_tutor.assignment_widget import item_widget\n\n"
+    return ("from canasta_tutor.assignment_cell import item_widget\n\n"
             f"item_widget({item.to_dict()!r}, log_dir={log_dir!r})\n")
 
 

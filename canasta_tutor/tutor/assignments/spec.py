@@ -128,6 +128,21 @@ def course_lessons() -> dict[str, Lesson]:
     return {lesson.id: lesson for lesson in load_course()}
 
 
+@lru_cache(maxsize=None)
+def course_lesson(lesson_id: str) -> Lesson | None:
+    """One lesson of the installed course by id: its own file when the file name ends in the id
+    (``02-melds.toml``), which is quicker than reading the whole course; None when there is none."""
+    from ..lessons.course import lesson_files
+    from ..lessons.loader import load_lesson
+
+    for f in lesson_files():
+        if f.stem == lesson_id or f.stem.endswith(f"-{lesson_id}"):
+            lesson = load_lesson(f)
+            if lesson.id == lesson_id:
+                return lesson
+    return course_lessons().get(lesson_id)
+
+
 @lru_cache(maxsize=1)
 def puzzle_library() -> dict[str, Puzzle]:
     """The installed puzzle library by ID (read once per process)."""
