@@ -132,8 +132,8 @@ def _short(e: Exception) -> str:
 
 
 # ------------------------------------------------------------------ replaying
-def replay_attempt(level: Level, seed: int, entries: list[dict[str, str]]) -> tuple[str, int]:
-    """Replay one attempt's entries from the level's start: its status and the hints it opened.
+def replay_run(level: Level, seed: int, entries: list[dict[str, str]]) -> tuple[LevelRun, int]:
+    """Replay one attempt's entries from the level's start: the run as it ended and the hints it opened.
 
     Actions and refusals are played in order through :class:`LevelRun` (the engine answers each);
     a hint counts when it was opened while the level was still open (and, for a level with written
@@ -151,6 +151,12 @@ def replay_attempt(level: Level, seed: int, entries: list[dict[str, str]]) -> tu
                 hints += 1
         else:
             run.play(e["text"])
+    return run, hints
+
+
+def replay_attempt(level: Level, seed: int, entries: list[dict[str, str]]) -> tuple[str, int]:
+    """The status and the hints of one replayed attempt (see :func:`replay_run`)."""
+    run, hints = replay_run(level, seed, entries)
     return run.status, hints
 
 
@@ -253,4 +259,4 @@ class ItemRecorder:
 
 
 __all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "grade_attempts", "grade_item", "grade_log",
-           "log_path", "read_attempts", "replay_attempt", "score"]
+           "log_path", "read_attempts", "replay_attempt", "replay_run", "score"]
