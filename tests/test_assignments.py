@@ -307,3 +307,29 @@ def test_the_widget_cell_and_the_grader_use_one_log_folder():
     from canasta_tutor.tutor.assignments import grading
 
     assert assignment_cell.LOG_DIR == grading.LOG_DIR
+
+
+def test_class_grade_replays_the_submissions_and_fills_the_course_store(tmp_path, capsys):
+    from canasta_tutor.tutor.progress import ProgressStore, course_path
+
+    a = load_assignment(EXAMPLE)
+    practice = next(i for i in a.items if i.level == "meld-practice")
+    puzzle = next(i for i in a.items if i.puzzle == "c22-take-the-pack")
+    logs = tmp_path / "submitted" / "ann" / "week-1" / "canasta-log"
+    play_item(practice, [["discard 4"], [HINT, *solution_line(practice)]], logs)
+    play_item(puzzle, [solution_line(puzzle)], logs)
+    (tmp_path / "submitted" / "bob" / "week-1").mkdir(parents=True)
+    capsys.readouterr()
+    assert main(["class", "grade", str(EXAMPLE), "--course", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    totals = {s["student"]: s["total"] for s in out["students"]}
+    assert totals == {"ann": 8 + 5, "bob": 0}
+    assert out["gradebook"] is None and out["store"] == {"new": 3, "already": 0}
+    with ProgressStore(course_path(tmp_path)) as store:
+        rows = store.attempts("ann")
+    assert sorted((r["kind"], r["assignment"], r["lesson"], r["level"], r["status"], r["hints"]) for r in rows) == [
+        ("assignment", "week-1", "melds", "meld-practice", "open", 0),
+        ("assignment", "week-1", "melds", "meld-practice", "passed", 1),
+        ("assignment", "week-1", "puzzles", "c22-take-the-pack", "passed", 0)]
+    assert main(["class", "grade", str(EXAMPLE), "--course", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["store"] == {"new": 0, "already": 3}

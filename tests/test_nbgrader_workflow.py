@@ -123,25 +123,33 @@ def graded(tmp_path_factory):
     # no log at all, only the notebook
     _submit(course, "nolog")
 
+    # code added to the notebook that replaces the grader in the kernel: only the teacher's replay sees it
+    folder = _submit(course, "injected")
+    nb = json.loads((folder / "a1.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].insert(1, {"cell_type": "code", "execution_count": None, "id": "mine", "metadata": {}, "outputs": [],
+                           "source": ["import canasta_tutor.tutor.assignments.grading as g\n",
+                                      "g.grade_item = lambda item, log_dir='': item['points']\n"]})
+    (folder / "a1.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+
     nbgrader(course, "autograde", "a1")
     scores = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        for student in ("full", "hinted", "tampered", "nolog"):
+        for student in ("full", "hinted", "tampered", "nolog", "injected"):
             sub = gb.find_submission("a1", student)
             cells = {g.name: g.score for g in sub.notebooks[0].grades}
             scores[student] = (sub.score, sub.max_score, cells)
-    return course, scores
+    return course, scores, spec
 
 
 def test_full_marks_from_the_replay(graded):
-    _, scores = graded
+    _, scores, _ = graded
     total, most, cells = scores["full"]
     assert (total, most) == (26, 26)
     assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 10, "c22-take-the-pack-grade": 6}
 
 
 def test_hints_give_the_partial_credit_of_the_file(graded):
-    _, scores = graded
+    _, scores, _ = graded
     total, _, cells = scores["hinted"]
     # 10 - 2 hints x 3 (seen before the retry, still counted); 6 - 1 hint x 2; not played: 0
     assert cells == {"melds-natural-meld-grade": 4, "melds-meld-practice-grade": 0, "c22-take-the-pack-grade": 4}
@@ -149,7 +157,7 @@ def test_hints_give_the_partial_credit_of_the_file(graded):
 
 
 def test_a_tampered_submission_gets_no_credit(graded):
-    course, scores = graded
+    course, scores, _ = graded
     total, _, cells = scores["tampered"]
     assert total == 0 and set(cells.values()) == {0}
     # nbgrader put the locked test cells back, and the replay's words are in the autograded notebook
@@ -159,5 +167,18 @@ def test_a_tampered_submission_gets_no_credit(graded):
 
 
 def test_no_log_scores_zero(graded):
-    _, scores = graded
+    _, scores, _ = graded
     assert scores["nolog"][0] == 0
+
+
+def test_class_grade_agrees_with_the_gradebook_except_where_the_kernel_was_fooled(graded, capsys):
+    course, scores, spec = graded
+    assert scores["injected"][0] == 26  # nbgrader ran the student's cell, which replaced the grader
+    capsys.readouterr()
+    assert main(["class", "grade", str(spec), "--course", str(course), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    totals = {s["student"]: s["total"] for s in out["students"]}
+    assert totals == {"full": 26, "hinted": 8, "tampered": 0, "nolog": 0, "injected": 0}
+    differences = out["gradebook"]["differences"]
+    assert differences and all(d.startswith("injected: ") for d in differences)
+    assert out["store"]["new"] > 0

@@ -1,0 +1,129 @@
+"""The teacher's own pass over the collected logs: replayed outside any student's notebook.
+
+nbgrader runs each student's notebook, so a student's own code runs in the grading kernel
+too.  :func:`grade_course` replays every log under ``submitted/<student>/<assignment>/``
+with the same rule as the autograded cells, in the teacher's process;
+:func:`gradebook_scores` reads what nbgrader's gradebook holds, so the two can be compared,
+and :func:`record_attempts` files every replayed attempt in the class's progress store
+(``kind="assignment"``), where the class report finds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..progress import Attempt, ProgressStore
+from .grading import LOG_DIR, Grade, LogError, log_path, read_attempts, replay_run, score
+from .items import item_level
+from .spec import LEVEL, Assignment, Item
+
+
+@dataclass
+class StudentResult:
+    """One student's replayed grades, item by item, and the attempts for the store."""
+
+    student: str
+    grades: list[Grade] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+
+    @property
+    def total(self) -> float:
+        return float(sum(g.score for g in self.grades))
+
+
+def students(course: str | Path, assignment_id: str) -> list[str]:
+    """The students with a submission of the assignment in the course folder."""
+    root = Path(course) / "submitted"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / assignment_id).is_dir())
+
+
+def _uid(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def grade_student(assignment: Assignment, folder: Path, student: str) -> StudentResult:
+    """Replay one submission folder (``submitted/<student>/<assignment>``)."""
+    out = StudentResult(student)
+    for item in assignment.items:
+        level = item_level(item)
+        path = log_path(item, folder / LOG_DIR)
+        g = Grade(item=item.id, points=item.points)
+        if not path.exists():
+            g.message = f"no log {path.name} (not played)"
+            out.grades.append(g)
+            continue
+        try:
+            entries_list = read_attempts(path, item)
+        except LogError as e:
+            g.message = str(e)
+            out.grades.append(g)
+            continue
+        g.attempts = len(entries_list)
+        for n, entries in enumerate(entries_list):
+            run, hints = replay_run(level, item.seed, entries)
+            g.statuses.append(run.status)
+            g.solved = g.solved or run.status == "passed"
+            g.hints = max(g.hints, hints)
+            out.attempts.append(_attempt(assignment, item, student, n, run, hints))
+        g.score = score(item, g.solved, g.hints)
+        out.grades.append(g)
+    return out
+
+
+def _attempt(assignment: Assignment, item: Item, student: str, n: int, run: Any, hints: int) -> Attempt:
+    actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.log
+               if e.get("kind") in ("action", "refused", "wrong", "reply")]
+    return Attempt(learner=student, lesson=item.lesson if item.kind == LEVEL else "puzzles",
+                   level=item.level if item.kind == LEVEL else item.puzzle, status=run.status,
+                   stars=max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if run.status == "passed" else 0,
+                   seed=item.seed, tries=run.tries, par=run.level.par, hints=hints, actions=actions,
+                   kind="assignment", assignment=assignment.id,
+                   uid=_uid(assignment.id, student, item.id, str(n), *[e["text"] for e in actions]))
+
+
+def grade_course(assignment: Assignment, course: str | Path) -> list[StudentResult]:
+    """Every submission of the assignment in the course folder, replayed."""
+    root = Path(course)
+    return [grade_student(assignment, root / "submitted" / s / assignment.id, s)
+            for s in students(course, assignment.id)]
+
+
+def gradebook_scores(course: str | Path, assignment_id: str) -> dict[str, dict[str, float]] | None:
+    """nbgrader's scores per student and grade cell (``<item>-grade``), or None without a gradebook."""
+    db = Path(course) / "gradebook.db"
+    if not db.exists():
+        return None
+    from nbgrader.api import Gradebook, MissingEntry  # the teacher extra
+
+    out: dict[str, dict[str, float]] = {}
+    with Gradebook(f"sqlite:///{db}") as gb:
+        for student in students(course, assignment_id):
+            try:
+                sub = gb.find_submission(assignment_id, student)
+            except MissingEntry:
+                continue
+            out[student] = {g.name: float(g.score) for nb in sub.notebooks for g in nb.grades}
+    return out
+
+
+def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple[int, int]:
+    """File every replayed attempt in the store; returns (new, already there).  Idempotent: an
+    attempt's uid is made from the assignment, the student, the item and the attempt's actions."""
+    new = old = 0
+    for r in results:
+        for a in r.attempts:
+            try:
+                store.record(a)
+                new += 1
+            except sqlite3.IntegrityError:
+                old += 1
+    return new, old
+
+
+__all__ = ["StudentResult", "grade_course", "grade_student", "gradebook_scores", "record_attempts", "students"]
