@@ -331,5 +331,9 @@ def test_class_grade_replays_the_submissions_and_fills_the_course_store(tmp_path
         ("assignment", "week-1", "melds", "meld-practice", "open", 0),
         ("assignment", "week-1", "melds", "meld-practice", "passed", 1),
         ("assignment", "week-1", "puzzles", "c22-take-the-pack", "passed", 0)]
+    logged = _log(logs, puzzle)["attempts"][0]
+    stored = next(r for r in rows if r["level"] == "c22-take-the-pack")
+    assert (stored["started"], stored["finished"]) == (logged["started"], logged["last"])
+    assert stored["themes"] == ["take-open-pack"]
     assert main(["class", "grade", str(EXAMPLE), "--course", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["store"] == {"new": 0, "already": 3}

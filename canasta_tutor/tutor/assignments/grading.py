@@ -227,18 +227,21 @@ class ItemRecorder:
             except (LogError, ValueError, OSError):
                 self.path.replace(self.path.with_suffix(f".unreadable-{os.getpid()}.json"))
         self.runs: list[tuple[LevelRun, str]] = []
+        self.last: dict[int, str] = {}  # id of a run -> when it was last seen
 
     def observe(self, run: LevelRun) -> bool:
         """Note the state of ``run`` (the player's current run); returns whether the log was written."""
         if not self.runs or self.runs[-1][0] is not run:
             self.runs.append((run, _now()))
+        self.last[id(run)] = _now()
         if not any(e.get("kind") in LEARNER_KINDS for r, _ in self.runs for e in r.log):
             return False
         self.write()
         return True
 
     def attempts(self) -> list[dict[str, Any]]:
-        fresh = [{"started": started, "status": r.status, "hints": r.hints_used,
+        fresh = [{"started": started, "last": self.last.get(id(r), started), "status": r.status,
+                  "hints": r.hints_used,
                   "entries": [{"kind": e["kind"], "text": e["text"]} for e in r.log]}
                  for r, started in self.runs if any(e.get("kind") in LEARNER_KINDS for e in r.log)]
         return self.previous + fresh

@@ -11,15 +11,17 @@ and :func:`record_attempts` files every replayed attempt in the class's progress
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..progress import Attempt, ProgressStore
 from .grading import LOG_DIR, Grade, LogError, log_path, read_attempts, replay_run, score
 from .items import item_level
-from .spec import LEVEL, Assignment, Item
+from .spec import LEVEL, Assignment, Item, puzzle_library
 
 
 @dataclass
@@ -65,25 +67,60 @@ def grade_student(assignment: Assignment, folder: Path, student: str) -> Student
             out.grades.append(g)
             continue
         g.attempts = len(entries_list)
+        times = _times(path, len(entries_list))
         for n, entries in enumerate(entries_list):
             run, hints = replay_run(level, item.seed, entries)
             g.statuses.append(run.status)
             g.solved = g.solved or run.status == "passed"
             g.hints = max(g.hints, hints)
-            out.attempts.append(_attempt(assignment, item, student, n, run, hints))
+            out.attempts.append(_attempt(assignment, item, student, n, run, hints, times[n]))
         g.score = score(item, g.solved, g.hints)
         out.grades.append(g)
     return out
 
 
-def _attempt(assignment: Assignment, item: Item, student: str, n: int, run: Any, hints: int) -> Attempt:
+def _times(path: Path, n: int) -> list[tuple[str, str]]:
+    """Each attempt's start and last action as the student's log wrote them (for the report's time line;
+    never for the grade); empty strings where they are missing or not ISO times."""
+    try:
+        attempts = json.loads(path.read_text(encoding="utf-8"))["attempts"]
+    except (ValueError, KeyError, TypeError, OSError):
+        attempts = []
+    out = []
+    for i in range(n):
+        a = attempts[i] if i < len(attempts) and isinstance(attempts[i], dict) else {}
+        out.append((_iso(a.get("started")), _iso(a.get("last"))))
+    return out
+
+
+def _iso(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        return ""
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return ""
+    return value
+
+
+def _themes(item: Item) -> list[str]:
+    """The item's themes as the progress store files them: a puzzle's own, or the lesson's id."""
+    if item.kind == LEVEL:
+        return [item.lesson]
+    p = puzzle_library().get(item.puzzle)
+    return list(p.themes) if p is not None else []
+
+
+def _attempt(assignment: Assignment, item: Item, student: str, n: int, run: Any, hints: int,
+             times: tuple[str, str]) -> Attempt:
     actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.log
                if e.get("kind") in ("action", "refused", "wrong", "reply")]
     return Attempt(learner=student, lesson=item.lesson if item.kind == LEVEL else "puzzles",
                    level=item.level if item.kind == LEVEL else item.puzzle, status=run.status,
                    stars=max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if run.status == "passed" else 0,
                    seed=item.seed, tries=run.tries, par=run.level.par, hints=hints, actions=actions,
-                   kind="assignment", assignment=assignment.id,
+                   kind="assignment", assignment=assignment.id, themes=_themes(item), started=times[0],
+                   finished=times[1] or times[0],
                    uid=_uid(assignment.id, student, item.id, str(n), *[e["text"] for e in actions]))
 
 
