@@ -213,6 +213,15 @@ def test_grade_item_prints_to_stdout_only_and_returns_the_score(tmp_path, capsys
     assert "absent: no log absent.json (not played): 0 of 10 points" in out.out
 
 
+def test_grade_item_never_raises(tmp_path, capsys):
+    item = _item(id="gone", lesson="no-such-lesson")
+    (tmp_path / "gone.json").write_text('{"format": 1, "item": "gone", "attempts": [{"entries": []}]}',
+                                        encoding="utf-8")
+    assert grade_item(item.to_dict(), tmp_path) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and "gone: could not be replayed (KeyError" in out.out
+
+
 # ------------------------------------------------------------------ the recorder
 def test_the_recorder_writes_nothing_before_the_first_action_and_keeps_earlier_attempts(tmp_path):
     item = _item(lesson="melds", level="meld-practice", seed=7)
