@@ -27,8 +27,10 @@ def item_widget(item: dict[str, Any], log_dir: str = LOG_DIR) -> Any:
     if os.environ.get("NBGRADER_EXECUTION"):
         print(f"item {str(item.get('id'))[:64]}: graded from its log by the next cell")
         return None
-    from .assignment_widget import AssignmentItemWidget
+    from .assignment_widget import AssignmentItemWidget, AssignmentPuzzleWidget
 
+    if item.get("kind") == "puzzle":
+        return AssignmentPuzzleWidget(item, log_dir)
     return AssignmentItemWidget(item, log_dir)
 
 

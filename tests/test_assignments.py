@@ -11,9 +11,9 @@ import pytest
 
 from canasta_tutor.actions import format_action
 from canasta_tutor.cli import main
-from canasta_tutor.tutor.assignments.grading import (ItemRecorder, grade_item, grade_log, log_path, read_attempts,
-                                                     LogError, replay_attempt)
-from canasta_tutor.tutor.assignments.items import item_level, puzzle_level
+from canasta_tutor.tutor.assignments.grading import (ItemRecorder, LogError, grade_item, grade_log, log_path,
+                                                     read_attempts, replay_attempt, replay_puzzle)
+from canasta_tutor.tutor.assignments.items import item_level
 from canasta_tutor.tutor.assignments.notebook import assignment_notebook, write_course
 from canasta_tutor.tutor.assignments.spec import Item, check_text, load_assignment, parse_assignment, puzzle_library
 from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line
@@ -94,14 +94,24 @@ def test_item_dict_round_trip(week1):
 
 
 # ------------------------------------------------------------------ levels and puzzles
-def test_every_puzzle_as_a_level_passes_on_its_answer_and_fails_on_another_move():
+def test_every_puzzle_replays_as_the_trainer_judges_it():
     for p in puzzle_library().values():
-        level = puzzle_level(p)
-        for answer in p.answers():
-            assert replay_attempt(level, 0, [{"kind": "action", "text": format_action(answer)}])[0] == "passed"
+        line = [{"kind": "action", "text": a} for a in p.solution]
+        assert replay_puzzle(p, line).status == "solved", p.id
+        for alt in p.accept:
+            assert replay_puzzle(p, [{"kind": "action", "text": alt}]).status == "solved", p.id
         wrong = [a for a in p.state().legal_actions() if a not in p.answers()]
         if wrong:
-            assert replay_attempt(level, 0, [{"kind": "action", "text": format_action(wrong[0])}])[0] == "failed"
+            assert replay_puzzle(p, [{"kind": "action", "text": format_action(wrong[0])}]).status == "missed"
+        run = replay_puzzle(p, [{"kind": "hint", "text": ""}, *line, {"kind": "hint", "text": ""}])
+        assert (run.status, len(run.hints)) == ("solved", 1)
+
+
+def test_an_illegal_move_misses_a_puzzle(tmp_path):
+    item = _item(kind="puzzle", puzzle="c22-take-the-pack", id="c22", points=5)
+    assert play_item(item, [["discard 4"], solution_line(item)], tmp_path) == ["failed", "passed"]
+    g = grade_log(item, tmp_path)
+    assert (g.statuses, g.score) == (["failed", "passed"], 5)
 
 
 def test_every_example_item_scores_full_points_on_its_solution(tmp_path, week1):

@@ -32,9 +32,11 @@ from typing import Any
 
 from ...errors import CanastaError
 from ..lessons.model import Level
-from ..lessons.runner import OPEN, PASSED, LevelRun
+from ..lessons.runner import FAILED, OPEN, PASSED, LevelRun
+from ..puzzles import Puzzle
+from ..trainer import MISSED, SOLVED, PuzzleRun, TrainerError
 from .items import item_level
-from .spec import Item
+from .spec import PUZZLE, Item, puzzle_library
 
 LOG_DIR = "canasta-log"
 LOG_FORMAT = 1
@@ -42,8 +44,11 @@ MAX_LOG_BYTES = 1_000_000
 MAX_ATTEMPTS = 200
 MAX_ENTRIES = 1000
 MAX_TEXT = 200
-#: the entry kinds the grader reads: the learner's tries (accepted or refused) and the hints opened
-LEARNER_KINDS = ("action", "refused", "hint")
+#: the entry kinds the grader reads: the learner's tries (accepted, refused, or a puzzle's wrong move)
+#: and the hints opened
+LEARNER_KINDS = ("action", "refused", "wrong", "hint")
+#: a puzzle run's status as a level's
+PUZZLE_STATUS = {SOLVED: PASSED, MISSED: FAILED, OPEN: OPEN}
 
 
 class LogError(CanastaError, ValueError):
@@ -160,12 +165,39 @@ def replay_attempt(level: Level, seed: int, entries: list[dict[str, str]]) -> tu
     return run.status, hints
 
 
+def replay_puzzle(puzzle: Puzzle, entries: list[dict[str, str]]) -> PuzzleRun:
+    """Replay one attempt at a puzzle through the puzzle trainer's :class:`PuzzleRun` (the judge the
+    student's puzzle widget used): moves in order, hints while it is open.  Its ``hints`` are the
+    hints it opened; nothing after it is solved or missed is read."""
+    run = PuzzleRun(puzzle, explain=None)
+    for e in entries:
+        if run.over:
+            break
+        if e["kind"] == "hint":
+            run.hint()
+        else:
+            try:
+                run.play(e["text"])
+            except TrainerError:  # not an action at all: the widget never logs one
+                continue
+    return run
+
+
+def replay_item(item: Item, entries: list[dict[str, str]], level: Level | None = None) -> tuple[str, int]:
+    """The status (``open``, ``passed`` or ``failed``) and the hints of one replayed attempt at ``item``."""
+    if item.kind == PUZZLE:
+        run = replay_puzzle(puzzle_library()[item.puzzle], entries)
+        return PUZZLE_STATUS[run.status], len(run.hints)
+    return replay_attempt(level if level is not None else item_level(item), item.seed, entries)
+
+
 def grade_attempts(item: Item, attempts: list[list[dict[str, str]]], level: Level | None = None) -> Grade:
     """The grade of ``item`` from its attempts (see the partial credit rule)."""
-    level = level if level is not None else item_level(item)
+    if item.kind != PUZZLE and level is None:
+        level = item_level(item)
     g = Grade(item=item.id, points=item.points, attempts=len(attempts))
     for entries in attempts:
-        status, hints = replay_attempt(level, item.seed, entries)
+        status, hints = replay_item(item, entries, level)
         g.statuses.append(status)
         g.solved = g.solved or status == PASSED
         g.hints = max(g.hints, hints)
@@ -227,24 +259,30 @@ class ItemRecorder:
                 self.previous = list(data["attempts"])
             except (LogError, ValueError, OSError):
                 self.path.replace(self.path.with_suffix(f".unreadable-{os.getpid()}.json"))
-        self.runs: list[tuple[LevelRun, str]] = []
-        self.last: dict[int, str] = {}  # id of a run -> when it was last seen
+        #: the runs of this session: [run, entries, status, hints, started, last seen]
+        self.runs: list[list[Any]] = []
 
-    def observe(self, run: LevelRun) -> bool:
-        """Note the state of ``run`` (the player's current run); returns whether the log was written."""
+    def observe(self, run: LevelRun | PuzzleRun) -> bool:
+        """Note the state of ``run`` (the level or puzzle now played); returns whether the log was written."""
+        if isinstance(run, PuzzleRun):
+            entries, status, hints = run.tried, PUZZLE_STATUS[run.status], len(run.hints)
+        else:
+            entries, status, hints = run.log, run.status, run.hints_used
+        now = _now()
         if not self.runs or self.runs[-1][0] is not run:
-            self.runs.append((run, _now()))
-        self.last[id(run)] = _now()
-        if not any(e.get("kind") in LEARNER_KINDS for r, _ in self.runs for e in r.log):
+            self.runs.append([run, entries, status, hints, now, now])
+        self.runs[-1][1:4] = [entries, status, hints]
+        self.runs[-1][5] = now
+        if not any(e.get("kind") in LEARNER_KINDS for r in self.runs for e in r[1]):
             return False
         self.write()
         return True
 
     def attempts(self) -> list[dict[str, Any]]:
-        fresh = [{"started": started, "last": self.last.get(id(r), started), "status": r.status,
-                  "hints": r.hints_used,
-                  "entries": [{"kind": e["kind"], "text": e["text"]} for e in r.log]}
-                 for r, started in self.runs if any(e.get("kind") in LEARNER_KINDS for e in r.log)]
+        fresh = [{"started": started, "last": last, "status": status, "hints": hints,
+                  "entries": [{"kind": e["kind"], "text": e["text"]} for e in entries]}
+                 for _, entries, status, hints, started, last in self.runs
+                 if any(e.get("kind") in LEARNER_KINDS for e in entries)]
         return self.previous + fresh
 
     def write(self) -> None:
@@ -263,4 +301,4 @@ class ItemRecorder:
 
 
 __all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "grade_attempts", "grade_item", "grade_log",
-           "log_path", "read_attempts", "replay_attempt", "replay_run", "score"]
+           "log_path", "read_attempts", "replay_attempt", "replay_item", "replay_puzzle", "replay_run", "score"]

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..progress import Attempt, ProgressStore
-from .grading import LOG_DIR, Grade, LogError, log_path, read_attempts, replay_run, score
+from ..lessons.runner import LevelRun
+from ..trainer import PuzzleRun
+from .grading import PUZZLE_STATUS, LOG_DIR, Grade, LogError, log_path, read_attempts, replay_puzzle, replay_run, score
 from .items import item_level
 from .spec import LEVEL, Assignment, Item, puzzle_library
 
@@ -53,7 +55,7 @@ def grade_student(assignment: Assignment, folder: Path, student: str) -> Student
     """Replay one submission folder (``submitted/<student>/<assignment>``)."""
     out = StudentResult(student)
     for item in assignment.items:
-        level = item_level(item)
+        level = item_level(item) if item.kind == LEVEL else None
         path = log_path(item, folder / LOG_DIR)
         g = Grade(item=item.id, points=item.points)
         if not path.exists():
@@ -69,11 +71,14 @@ def grade_student(assignment: Assignment, folder: Path, student: str) -> Student
         g.attempts = len(entries_list)
         times = _times(path, len(entries_list))
         for n, entries in enumerate(entries_list):
-            run, hints = replay_run(level, item.seed, entries)
-            g.statuses.append(run.status)
-            g.solved = g.solved or run.status == "passed"
-            g.hints = max(g.hints, hints)
-            out.attempts.append(_attempt(assignment, item, student, n, run, hints, times[n]))
+            if level is None:
+                attempt = _puzzle_attempt(replay_puzzle(puzzle_library()[item.puzzle], entries))
+            else:
+                attempt = _level_attempt(*replay_run(level, item.seed, entries))
+            g.statuses.append(attempt.status)
+            g.solved = g.solved or attempt.status == "passed"
+            g.hints = max(g.hints, attempt.hints)
+            out.attempts.append(_filed(attempt, assignment, item, student, n, times[n]))
         g.score = score(item, g.solved, g.hints)
         out.grades.append(g)
     return out
@@ -111,17 +116,33 @@ def _themes(item: Item) -> list[str]:
     return list(p.themes) if p is not None else []
 
 
-def _attempt(assignment: Assignment, item: Item, student: str, n: int, run: Any, hints: int,
-             times: tuple[str, str]) -> Attempt:
+def _level_attempt(run: LevelRun, hints: int) -> Attempt:
     actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.log
                if e.get("kind") in ("action", "refused", "wrong", "reply")]
-    return Attempt(learner=student, lesson=item.lesson if item.kind == LEVEL else "puzzles",
-                   level=item.level if item.kind == LEVEL else item.puzzle, status=run.status,
-                   stars=max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if run.status == "passed" else 0,
-                   seed=item.seed, tries=run.tries, par=run.level.par, hints=hints, actions=actions,
-                   kind="assignment", assignment=assignment.id, themes=_themes(item), started=times[0],
-                   finished=times[1] or times[0],
-                   uid=_uid(assignment.id, student, item.id, str(n), *[e["text"] for e in actions]))
+    stars = max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if run.status == "passed" else 0
+    return Attempt(learner="", lesson=run.level.lesson_id, level=run.level.id, status=run.status, stars=stars,
+                   tries=run.tries, par=run.level.par, hints=hints, actions=actions)
+
+
+def _puzzle_attempt(run: PuzzleRun) -> Attempt:
+    actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.tried
+               if e.get("kind") != "hint"]
+    status = PUZZLE_STATUS[run.status]
+    return Attempt(learner="", lesson="puzzles", level=run.puzzle.id, status=status,
+                   stars=max(1, 3 - len(run.hints)) if status == "passed" else 0, tries=len(actions),
+                   hints=len(run.hints), actions=actions)
+
+
+def _filed(a: Attempt, assignment: Assignment, item: Item, student: str, n: int, times: tuple[str, str]) -> Attempt:
+    """The replayed attempt as the class's store files it."""
+    a.learner = student
+    a.seed = item.seed
+    a.kind = "assignment"
+    a.assignment = assignment.id
+    a.themes = _themes(item)
+    a.started, a.finished = times[0], times[1] or times[0]
+    a.uid = _uid(assignment.id, student, item.id, str(n), *[e["text"] for e in a.actions])
+    return a
 
 
 def grade_course(assignment: Assignment, course: str | Path) -> list[StudentResult]:
