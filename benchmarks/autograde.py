@@ -64,8 +64,8 @@ def simulate(a: Assignment, course: Path, students: int, seed: int) -> dict[str,
             line = solution_line(item)
             if r < 0.3:
                 play_item(item, [["discard 4"]], logs)  # one wrong try, not solved
-            elif r < 0.45 and item.kind == "level":
-                play_item(item, [[HINT, *line]], logs)  # the level's written (or the engine's) hint
+            elif r < 0.45:
+                play_item(item, [[HINT, *line]], logs)  # a level's staged hint, or the puzzle trainer's
             else:
                 play_item(item, [line], logs)
         if n == 0:  # the first student edits every log's totals to full marks
