@@ -356,3 +356,22 @@ def test_class_grade_replays_the_submissions_and_fills_the_course_store(tmp_path
     assert stored["themes"] == ["take-open-pack"]
     assert main(["class", "grade", str(EXAMPLE), "--course", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["store"] == {"new": 0, "already": 3}
+
+
+def test_the_puzzle_widget_of_an_item_stays_on_its_puzzle_and_logs_each_attempt(tmp_path):
+    from canasta_tutor.assignment_widget import AssignmentPuzzleWidget
+
+    item = _item(kind="puzzle", puzzle="c22-take-the-pack", id="c22", points=5, hint_penalty=2)
+    w = AssignmentPuzzleWidget(item.to_dict(), log_dir=str(tmp_path), explain=None)
+    assert not log_path(item, tmp_path).exists()
+    w.handle({"intent": "hint"})
+    w.handle({"intent": "play", "text": "draw"})
+    assert w.table.run.status == "missed"
+    for intent in ("next", "theme", "streak"):
+        again = w.handle({"intent": intent, "theme": "", "on": True})
+        assert again == "The same puzzle again: this item is one puzzle."
+        assert w.table.run.puzzle.id == "c22-take-the-pack" and w.table.run.status == "open"
+    w.handle({"intent": "play", "text": "take 9 9 9"})
+    assert w.table.run.status == "solved"
+    g = grade_log(item, tmp_path)
+    assert (g.statuses, g.hints, g.score) == (["failed", "passed"], 1, 3)
