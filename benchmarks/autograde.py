@@ -10,7 +10,7 @@ the replay alone (every log graded in this process).  It also checks that the gr
 holds the replay's scores.
 
     .venv/bin/python benchmarks/autograde.py                   # 30 students, the week-1 example
-    .venv/bin/python benchmarks/autograde.py --students 5 --keep /tmp/course
+    .venv/bin/python benchmarks/autograde.py --students 5 --keep bench-course
 """
 
 from __future__ import annotations
