@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Iterable
 
 from ..errors import CanastaError
 
@@ -326,6 +326,19 @@ class ProgressStore:
             raise ValueError("a learner needs a name")
         with self._transaction():
             return self._insert(attempt, self._learner_id(attempt.learner), _now())
+
+    def record_many(self, attempts: Iterable[Attempt]) -> int:
+        """Save several attempts in one transaction (an import, or a simulated class): all or none.
+        Returns how many.  A learner's live attempts go through :meth:`record`, one by one."""
+        n = 0
+        with self._transaction():
+            now = _now()
+            for attempt in attempts:
+                if not attempt.learner.strip():
+                    raise ValueError("a learner needs a name")
+                self._insert(attempt, self._learner_id(attempt.learner), now)
+                n += 1
+        return n
 
     def _insert(self, attempt: Attempt, lid: int, now: str) -> int:
         c = self.conn

@@ -1,0 +1,1 @@
+"""Class tools: the class report (:mod:`.report`) and a simulated class to try it on (:mod:`.simulate`)."""
