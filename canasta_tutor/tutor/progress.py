@@ -20,8 +20,9 @@ What it holds (schema version 2; a version 1 file is migrated when opened):
   files, so merging a student's store into the course's twice adds nothing;
 - ``attempt_actions``: what happened in the attempt, in order: the learner's
   accepted actions, refused ones with the engine's rule and reason, legal but
-  wrong ones (a puzzle's wrong answer) with the hint's reason, the hints
-  shown and the other seats' replies.
+  wrong ones (played: a puzzle's wrong answer, or a move after which a level
+  cannot be passed) with the hint's reason, the hints shown and the other
+  seats' replies.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "progress.sqlite3")

@@ -183,12 +183,14 @@ def _uid(*parts: object) -> str:
 
 
 def play_level(item: Item, seed: int, prof: Profile, knows: float, rng: random.Random, chooser: Chooser,
-               clock: _Clock, cache: dict[str, Action]) -> tuple[LevelRun, dict[int, str]]:
-    """One attempt at a lesson level; returns the run and the engine's reasons by log index."""
+               clock: _Clock, cache: dict[str, Action]) -> tuple[LevelRun, dict[int, str], dict[int, str]]:
+    """One attempt at a lesson level; returns the run, the engine's reasons for refused moves and
+    the hint's reasons against wrong moves, by index in the run's log."""
     level = item.level_obj
     assert level is not None
     run = LevelRun(level, seed=seed, hint_fn=None)
     reasons: dict[int, str] = {}
+    wrongs: dict[int, str] = {}
     accepted: list[str] = []
     steps = 0
     while run.status == OPEN and steps < MAX_STEPS and run.learner_to_act():
@@ -201,8 +203,9 @@ def play_level(item: Item, seed: int, prof: Profile, knows: float, rng: random.R
             wrong = tempting_refusals(run.state, run.seat_no)
             if wrong:
                 action, _, _ = wrong[rng.randrange(len(wrong))]
+                n = len(run.log)
                 result = run.play(format_action(action))
-                reasons[len(run.log) - 1] = result.reason
+                reasons[n] = result.reason
                 continue
         nxt = [line[len(accepted)] for line in run.solutions if line[:len(accepted)] == accepted
                and len(line) > len(accepted)]
@@ -214,12 +217,15 @@ def play_level(item: Item, seed: int, prof: Profile, knows: float, rng: random.R
                 allowed = [a for a in run.state.legal_actions() if a[0] in level.allow]
                 action = allowed[rng.randrange(len(allowed))] if allowed and rng.random() < 0.7 else action
             text = format_action(action)
+        n = len(run.log)
         result = run.play(text)
         if result.accepted:
             accepted.append(result.notation)
+            if result.wrong:  # legal, but the level can no longer be passed: the hint's reason
+                wrongs[n] = run.wrong_note
         elif result.reason:
-            reasons[len(run.log) - 1] = result.reason
-    return run, reasons
+            reasons[n] = result.reason
+    return run, reasons, wrongs
 
 
 def play_puzzle(item: Item, prof: Profile, knows: float, rng: random.Random, chooser: Chooser, clock: _Clock,
@@ -343,12 +349,14 @@ def _attempt(item: Item, seed: int, prof: Profile, knows: float, rng: random.Ran
              clock: _Clock, cache: dict[str, Action], name: str, rating: Rating) -> tuple[Attempt, Rating]:
     started = clock.stamp()
     if item.kind == "lesson":
-        run, reasons = play_level(item, seed, prof, knows, rng, chooser, clock, cache)
+        run, reasons, wrongs = play_level(item, seed, prof, knows, rng, chooser, clock, cache)
         attempt = run.attempt(name)
         if run.status == OPEN:  # gave up: the level counts as failed
             attempt.status = "failed"
         for n, why in reasons.items():
             attempt.actions[n] = dict(attempt.actions[n], reason=why)
+        for n, why in wrongs.items():
+            attempt.actions[n] = dict(attempt.actions[n], kind="wrong", reason=why)
         attempt.themes = list(item.themes)
     else:
         p = item.puzzle
