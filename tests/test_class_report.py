@@ -5,6 +5,7 @@ figures, and the ``class report`` / ``class simulate`` commands."""
 from __future__ import annotations
 
 import io
+import os
 import sqlite3
 import subprocess
 import sys
@@ -238,3 +239,12 @@ def test_a_corrupt_course_store_is_one_line_at_the_command_line(tmp_path: Path, 
 def test_a_missing_course_folder_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["class", "report", "--course", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.strip() == f"canasta-tutor: error: no course folder {str(tmp_path / 'nowhere')!r}"
+
+
+def test_simulate_gives_the_same_class_in_another_process(simulated: Path, tmp_path: Path) -> None:
+    """Nothing in the simulation depends on Python's per-process hash seed or on the clock."""
+    code = ("import sys; from canasta_tutor.tutor.classes.simulate import simulate; "
+            "simulate(sys.argv[1], students=4, items=8, seed=5, progress=False)")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, env={**os.environ,
+                                                                                  "PYTHONHASHSEED": "12345"})
+    assert _rows(course_path(tmp_path)) == _rows(course_path(simulated))

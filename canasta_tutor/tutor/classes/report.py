@@ -188,7 +188,9 @@ class ClassReport:
             raise ValueError(f"unknown measure {measure!r}: choose one of {', '.join(MEASURES)}")
         c = self.cells()
         t = c.pivot(index="student", columns="item", values=measure) if not c.empty else pd.DataFrame()
-        return t.reindex(index=self.students(), columns=self.items())
+        t = t.reindex(index=self.students(), columns=self.items())
+        kind = "boolean" if measure == "solved" else "Float64" if measure == "seconds" else "Int64"
+        return t.astype(kind) if not t.empty else t
 
     def summary(self) -> pd.DataFrame:
         """One row per student: items tried and solved, stars, hints, time (minutes)."""
@@ -332,7 +334,7 @@ class ClassReport:
         from matplotlib import colormaps
         from matplotlib.figure import Figure
 
-        t = self.table(measure).astype(float)
+        t = self.table(measure).astype(float)  # untried cells: NaN, drawn blank
         fig = Figure(figsize=(max(6.0, 0.18 * len(t.columns) + 2), max(3.0, 0.22 * len(t.index) + 1.5)))
         ax = fig.add_subplot()
         low, high = (-0.5, 3.5) if measure == "stars" else (None, None)
