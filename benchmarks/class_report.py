@@ -9,11 +9,21 @@ and the first figure (font loading) happen once, before the timed rounds.
 
     .venv/bin/python benchmarks/class_report.py                       # 30 students x 50 items
     .venv/bin/python benchmarks/class_report.py --students 300 --rounds 3
+    .venv/bin/python benchmarks/class_report.py --students 300 --copies 10 --rounds 1   # 3000 students
+
+``--split`` then moves every student's attempts into a store of their own under the course's
+``progress/`` folder (as a shared folder would hold them) and times the first report, which merges
+them all, and a refresh when none has changed.
+
+``--copies N`` copies the simulated class N times under new student names (in SQL) before the
+report is timed: a large class measured without simulating every student (its students are
+then N copies of the same bots, which changes nothing in the report's cost).
 """
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -61,12 +71,57 @@ def report_once(course: Path) -> dict[str, float]:
     return times
 
 
+def copy_class(store: Path, copies: int) -> None:
+    """Copy every student with their attempts and actions ``copies - 1`` more times (names get ``-cK``)."""
+    conn = sqlite3.connect(store)
+    with conn:
+        learners = conn.execute("SELECT id, name FROM learners").fetchall()
+        cls = conn.execute("SELECT id FROM classes").fetchone()[0]
+        for k in range(1, copies):
+            for lid, name in learners:
+                new = conn.execute("INSERT INTO learners (name, created) VALUES (?, '2026-01-05')",
+                                   (f"{name}-c{k}",)).lastrowid
+                conn.execute("INSERT INTO class_members VALUES (?, ?, '2026-01-05')", (cls, new))
+                for (aid,) in conn.execute("SELECT id FROM attempts WHERE learner_id = ?", (lid,)).fetchall():
+                    cur = conn.execute(
+                        "INSERT INTO attempts (learner_id, kind, lesson, level, seed, started, finished, status, "
+                        "stars, tries, par, hints, rating_before, rating_after, uid, themes, assignment) "
+                        "SELECT ?, kind, lesson, level, seed, started, finished, status, stars, tries, par, hints, "
+                        "rating_before, rating_after, uid || ?, themes, assignment FROM attempts WHERE id = ?",
+                        (new, f"-c{k}", aid))
+                    conn.execute("INSERT INTO attempt_actions SELECT ?, n, kind, text, rule, reason "
+                                 "FROM attempt_actions WHERE attempt_id = ?", (cur.lastrowid, aid))
+    conn.close()
+
+
+def split_class(course: Path) -> int:
+    """One store per student under ``course/progress/``, the course's store removed; returns how many."""
+    from canasta_tutor.tutor.progress import Attempt, ProgressStore
+
+    folder = course / "progress"
+    folder.mkdir()
+    with ProgressStore(course / "progress.sqlite3") as store:
+        learners = store.learners()
+        for name in learners:
+            mine = store.attempts(name)
+            with ProgressStore(folder / f"{name}.sqlite3") as own:
+                own.record_many(Attempt("learner", a["lesson"], a["level"], a["status"], a["stars"], a["seed"],
+                                        a["tries"], a["par"], a["hints"], a["actions"], a["kind"], a["started"],
+                                        a["finished"], a["rating_before"], a["rating_after"], a["themes"],
+                                        a["assignment"], a["uid"]) for a in mine)
+    for f in course.glob("progress.sqlite3*"):
+        f.unlink()
+    return len(learners)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--students", type=int, default=30)
     ap.add_argument("--items", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--copies", type=int, default=1, help="copy the simulated class this many times")
+    ap.add_argument("--split", action="store_true", help="one store per student under progress/, merged")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         course = Path(tmp)
@@ -75,6 +130,22 @@ def main() -> None:
         sim = time.perf_counter() - t
         print(f"simulate: {summary.students} students x {summary.items} items, {summary.attempts} attempts "
               f"in {sim:.1f} s")
+        if args.copies > 1:
+            copy_class(summary.path, args.copies)
+            print(f"copied {args.copies} times: {summary.students * args.copies} students, "
+                  f"{summary.attempts * args.copies} attempts")
+        size = sum(f.stat().st_size for f in course.glob("progress.sqlite3*"))
+        print(f"store: {size / 1e6:.1f} MB")
+        if args.split:
+            n = split_class(course)
+            t = time.perf_counter()
+            with ClassReport(course) as r:
+                first = time.perf_counter() - t
+                t = time.perf_counter()
+                r.refresh()
+                again = time.perf_counter() - t
+            print(f"split into {n} student stores: the first report (merging them all) {first:.2f} s, "
+                  f"a refresh with none changed {again:.3f} s")
         report_once(course)  # warm-up: imports done, fonts loaded
         rounds = [report_once(course) for _ in range(args.rounds)]
     print(f"report, median of {args.rounds} rounds (seconds; wall clock, and total_cpu: this process's CPU "

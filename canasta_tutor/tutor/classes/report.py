@@ -49,6 +49,7 @@ from ..progress import ProgressStore, ProgressStoreError, course_path
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
+DPI = 72  # the figures' resolution: a notebook shows them at about this size
 MEASURES = ("solved", "stars", "hints", "seconds", "attempts")
 #: the grid's marks: best stars of a solved item, a tried but unsolved item, an untried one
 MARKS = {3: "3", 2: "2", 1: "1", 0: "x", None: "."}
@@ -154,10 +155,10 @@ class ClassReport:
 
     def items(self) -> list[str]:
         """The items, in the order the class first met them."""
-        if self.attempts.empty:
-            return []
-        first = self.attempts.groupby("item", sort=False)["started"].min()
-        return list(first.sort_values(kind="stable").index)
+        if "items" not in self._cache:
+            first = self.attempts.groupby("item", sort=False)["started"].min() if not self.attempts.empty else None
+            self._cache["items"] = [] if first is None else list(first.sort_values(kind="stable").index)
+        return list(self._cache["items"])
 
     def students(self) -> list[str]:
         return sorted(self.attempts["student"].unique()) if not self.attempts.empty else []
@@ -186,11 +187,15 @@ class ClassReport:
         an item a student has not tried is empty (NaN)."""
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}: choose one of {', '.join(MEASURES)}")
-        c = self.cells()
-        t = c.pivot(index="student", columns="item", values=measure) if not c.empty else pd.DataFrame()
-        t = t.reindex(index=self.students(), columns=self.items())
-        kind = "boolean" if measure == "solved" else "Float64" if measure == "seconds" else "Int64"
-        return t.astype(kind) if not t.empty else t
+        if "wide" not in self._cache:  # one pivot for every measure
+            c = self.cells()
+            self._cache["wide"] = (c.pivot(index="student", columns="item", values=list(MEASURES))
+                                   if not c.empty else None)
+        wide = self._cache["wide"]
+        if wide is None:
+            return pd.DataFrame()
+        t = wide[measure].reindex(index=self.students(), columns=self.items())
+        return t.astype("boolean" if measure == "solved" else "Float64" if measure == "seconds" else "Int64")
 
     def summary(self) -> pd.DataFrame:
         """One row per student: items tried and solved, stars, hints, time (minutes)."""
@@ -335,7 +340,8 @@ class ClassReport:
         from matplotlib.figure import Figure
 
         t = self.table(measure).astype(float)  # untried cells: NaN, drawn blank
-        fig = Figure(figsize=(max(6.0, 0.18 * len(t.columns) + 2), max(3.0, 0.22 * len(t.index) + 1.5)))
+        fig = Figure(figsize=(min(14.0, max(6.0, 0.18 * len(t.columns) + 2)),
+                              min(10.0, max(3.0, 0.22 * len(t.index) + 1.5))), dpi=DPI)
         ax = fig.add_subplot()
         low, high = (-0.5, 3.5) if measure == "stars" else (None, None)
         cmap = colormaps["viridis"].resampled(4) if measure == "stars" else colormaps["viridis"]
@@ -356,7 +362,7 @@ class ClassReport:
         from matplotlib.figure import Figure
 
         th = self.themes()
-        fig = Figure(figsize=(7, max(3.0, 0.25 * len(th) + 1)))
+        fig = Figure(figsize=(7, min(10.0, max(3.0, 0.25 * len(th) + 1))), dpi=DPI)
         ax = fig.add_subplot()
         y = range(len(th))
         ax.barh(y, th["solved"], color="tab:green", label="solved in the end")
@@ -385,7 +391,7 @@ class ClassReport:
 
         d = self.daily()
         d = d.assign(x=date2num(d["day"].to_numpy()) if not d.empty else [])
-        fig = Figure(figsize=(9, 3.2))
+        fig = Figure(figsize=(9, 3.2), dpi=DPI)
         left, right = fig.subplots(1, 2)
         solved, ratings = [], []
         for _, rows in d.groupby("student", sort=True):
@@ -437,7 +443,7 @@ def _wrap_reasons(w: pd.DataFrame) -> pd.DataFrame:
 def png(fig: "Figure") -> bytes:
     """The figure drawn as PNG (what a notebook shows)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=72, pil_kwargs={"compress_level": 1})
+    fig.savefig(buf, format="png", dpi=DPI, pil_kwargs={"compress_level": 1})
     return buf.getvalue()
 
 
