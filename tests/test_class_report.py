@@ -120,8 +120,10 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
 def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
     _hand_made(tmp_path)
     with ClassReport(tmp_path) as r:
-        for fig in r.figures().values():
+        for fig in [*r.figures().values(), r.progress_plot(lines_up_to=1), r.heatmap("seconds")]:
             assert png(fig).startswith(b"\x89PNG")
+        band = r.progress_plot(lines_up_to=1).axes[0]   # a large class: median and percentile band
+        assert [t.get_text() for t in band.get_legend().get_texts()] == ["10th to 90th percentile", "median"]
     code = ("import sys, canasta_tutor.tutor.classes.report as r, canasta_tutor.tutor.classes.simulate; "
             "bad = [m for m in ('anywidget', 'ipywidgets', 'matplotlib.pyplot', 'matplotlib') if m in sys.modules]; "
             "print(bad)")

@@ -42,6 +42,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type information
 
 from ..progress import ProgressStore, ProgressStoreError, course_path
@@ -145,9 +146,9 @@ class ClassReport:
         attempts["started"], attempts["finished"] = started, finished
         attempts["seconds"] = (finished - started).dt.total_seconds()
         attempts["solved"] = attempts["status"] == "passed"
-        attempts["themes"] = [_themes(k, lesson, level, t) for k, lesson, level, t in
-                              zip(attempts["kind"], attempts["lesson"], attempts["level"], attempts["themes"],
-                                  strict=True)]
+        keys = list(zip(attempts["kind"], attempts["lesson"], attempts["level"], attempts["themes"], strict=True))
+        known = {k: _themes(*k) for k in set(keys)}  # a few hundred distinct items, however many attempts
+        attempts["themes"] = [known[k] for k in keys]
         self.attempts = attempts.sort_values(["started", "id"], kind="stable").reset_index(drop=True)
         self.wrong = wrong.merge(attempts[["id", "student", "item"]], on="id")
         self._cache = {}
@@ -382,27 +383,43 @@ class ClassReport:
         tl = tl.assign(day=tl["finished"].dt.tz_localize(None).dt.normalize())
         return tl.groupby(["student", "day"], sort=True)[["solved_items", "rating"]].last().reset_index()
 
-    def progress_plot(self) -> "Figure":
-        """Items solved and the puzzle rating at the end of each day worked, one line per student
-        (one collection of lines per panel: an artist per student would cost more to draw than the data)."""
-        from matplotlib.collections import LineCollection
+    def progress_plot(self, lines_up_to: int = 60) -> "Figure":
+        """Items solved and the puzzle rating at the end of each day worked: one line per student, or,
+        for more than ``lines_up_to`` students, the class's median with the band from the 10th to the
+        90th percentile (one line per student would be unreadable, and slow to draw)."""
         from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
         from matplotlib.figure import Figure
 
         d = self.daily()
-        d = d.assign(x=date2num(d["day"].to_numpy()) if not d.empty else [])
         fig = Figure(figsize=(9, 3.2), dpi=DPI)
         left, right = fig.subplots(1, 2)
-        solved, ratings = [], []
-        for _, rows in d.groupby("student", sort=True):
-            solved.append(list(zip(rows["x"], rows["solved_items"], strict=True)))
-            r = rows.dropna(subset=["rating"])
-            if len(r):
-                ratings.append(list(zip(r["x"], r["rating"], strict=True)))
-        for ax, lines, title in ((left, solved, "items solved"), (right, ratings, "puzzle rating")):
-            ax.add_collection(LineCollection(lines, linewidths=0.8, colors=[f"C{i % 10}" for i in range(len(lines))]))
-            ax.autoscale_view()
-            ax.set_title(title, fontsize=9)
+        panels = ((left, "solved_items", "items solved"), (right, "rating", "puzzle rating"))
+        if not d.empty and d["student"].nunique() > lines_up_to:
+            # each student's value carried forward to every day, so the percentiles compare like with like
+            for ax, col, title in panels:
+                wide = d.pivot(index="day", columns="student", values=col).sort_index().ffill()
+                x = date2num(wide.index.to_numpy())
+                q = wide.quantile([0.1, 0.5, 0.9], axis=1).to_numpy(dtype=float)
+                ax.fill_between(x, q[0], q[2], alpha=0.3, linewidth=0, label="10th to 90th percentile")
+                ax.plot(x, q[1], linewidth=1.2, label="median")
+                ax.set_title(f"{title} ({d['student'].nunique()} students)", fontsize=9)
+            left.legend(fontsize=7, loc="upper left")
+        else:
+            from matplotlib.collections import LineCollection
+
+            d = d.sort_values(["student", "day"], kind="stable")
+            x = date2num(d["day"].to_numpy()) if not d.empty else []
+            cuts = d["student"].ne(d["student"].shift()).to_numpy().nonzero()[0].tolist()[1:] if not d.empty else []
+            for ax, col, title in panels:
+                y = d[col].to_numpy(dtype=float)
+                segs = [seg[~np.isnan(seg[:, 1])] for seg in
+                        np.split(np.column_stack([x, y]), cuts)] if len(y) else []
+                segs = [seg for seg in segs if len(seg)]
+                ax.add_collection(LineCollection(segs, linewidths=0.8,
+                                                 colors=[f"C{i % 10}" for i in range(len(segs))]))
+                ax.autoscale_view()
+                ax.set_title(title, fontsize=9)
+        for ax, _, _ in panels:
             locator = AutoDateLocator(maxticks=6)
             ax.xaxis.set_major_locator(locator)
             ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
