@@ -350,3 +350,27 @@ def test_data_version_moves_when_another_connection_commits(tmp_path: Path) -> N
         assert reader.data_version() == v
         writer.record(Attempt("ada", "l", "v", "passed", stars=1))
         assert reader.data_version() != v
+
+
+def test_merging_a_store_whose_folder_the_reader_may_not_write(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed WAL store in a read-only folder: the ``-shm`` index cannot be made, so it is read as immutable."""
+    student = tmp_path / "s01.sqlite3"
+    with ProgressStore(student) as store:
+        store.record(Attempt("learner", "freezing", "one", "passed", stars=3))
+    assert not (tmp_path / "s01.sqlite3-wal").exists()
+    real = sqlite3.connect
+    uris: list[str] = []
+
+    def connect(database: str, *args: object, **kwargs: object) -> sqlite3.Connection:
+        uris.append(str(database))
+        if "mode=ro" in str(database) and "immutable=1" not in str(database):
+            raise sqlite3.OperationalError("unable to open database file")   # what a read-only folder gives
+        return real(database, *args, **kwargs)   # type: ignore[arg-type]
+
+    with ProgressStore(tmp_path / "course.sqlite3") as course:
+        monkeypatch.setattr(sqlite3, "connect", connect)
+        assert course.merge_from(student, as_learner="s01") == 1
+        monkeypatch.undo()
+        assert course.stars_for("s01") == {("freezing", "one"): 3}
+    assert any("immutable=1" in u for u in uris)

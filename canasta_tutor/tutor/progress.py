@@ -371,8 +371,8 @@ class ProgressStore:
         ``class_name`` puts the learners merged into that class.  One transaction."""
         src = Path(path)
         rows, actions = read_foreign(src)
-        have = {r[0] for r in self.conn.execute("SELECT uid FROM attempts")}
-        new = [r for r in rows if r["uid"] not in have]
+        have = self.conn.execute  # one lookup in the uid index per attempt: cheap however big this store is
+        new = [r for r in rows if have("SELECT 1 FROM attempts WHERE uid = ?", (r["uid"],)).fetchone() is None]
         learners = sorted({as_learner or r["learner"] for r in rows})
         with self._transaction():
             now = _now()
@@ -465,15 +465,32 @@ class _Transaction:
         self.conn.execute("COMMIT" if t is None else "ROLLBACK")
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection.  A WAL store whose ``-shm`` index is missing needs a folder it may
+    create it in; when the reader may not (a student's folder, read-only to the teacher) and no
+    ``-wal`` log is left (the student's server closed the store), the file is read as immutable."""
+    uri = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10)
+        conn.execute("PRAGMA application_id").fetchone()
+        return conn
+    except sqlite3.OperationalError as e:
+        if path.with_name(path.name + "-wal").exists():
+            raise ProgressStoreError(f"cannot read the progress store {str(path)!r}: {e}") from None
+    except sqlite3.DatabaseError as e:
+        raise _not_a_store(path, e) from None
+    try:
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=10)
+    except sqlite3.Error as e:
+        raise ProgressStoreError(f"cannot open the progress store {str(path)!r}: {e}") from None
+
+
 def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
     """Every attempt of the store at ``path`` and their actions, read without writing to it (a
     version 1 file is read as it is; its attempts get a ``uid`` made from their contents)."""
     if not path.is_file():
         raise ProgressStoreError(f"no progress store at {str(path)!r}")
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
-    except sqlite3.Error as e:
-        raise ProgressStoreError(f"cannot open the progress store {str(path)!r}: {e}") from None
+    conn = _open_read_only(path)
     try:
         version = _check_header(conn, path)
         extra = "" if version >= 2 else ", '' AS uid, '' AS themes, '' AS assignment"

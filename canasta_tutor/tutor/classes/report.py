@@ -115,7 +115,7 @@ class ClassReport:
             st = path.stat()
             key = (st.st_mtime, st.st_size)
             wal = path.with_name(path.name + "-wal")
-            if wal.exists():
+            if wal.exists() and wal.stat().st_size:  # an empty log (a reader may leave one) changes nothing
                 key = (max(key[0], wal.stat().st_mtime), key[1] + wal.stat().st_size)
             if self._seen.get(path) == key:
                 continue
@@ -419,7 +419,11 @@ class ClassReport:
                                                  colors=[f"C{i % 10}" for i in range(len(segs))]))
                 ax.autoscale_view()
                 ax.set_title(title, fontsize=9)
+        one_day = d["day"].nunique() == 1 if not d.empty else False
         for ax, _, _ in panels:
+            if one_day:  # show the days around it (a date axis cannot place ticks on no range at all)
+                day = float(date2num(d["day"].iloc[0]))
+                ax.set_xlim(day - 1, day + 1)
             locator = AutoDateLocator(maxticks=6)
             ax.xaxis.set_major_locator(locator)
             ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
