@@ -250,3 +250,15 @@ def test_simulate_gives_the_same_class_in_another_process(simulated: Path, tmp_p
     subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, env={**os.environ,
                                                                                   "PYTHONHASHSEED": "12345"})
     assert _rows(course_path(tmp_path)) == _rows(course_path(simulated))
+
+
+def test_the_demo_class_loads_once_and_reports(tmp_path: Path) -> None:
+    from canasta_tutor.tutor.classes.simulate import DEMO_ARGS, load_demo
+
+    first = load_demo(tmp_path)
+    assert (first.students, first.items) == (DEMO_ARGS["students"], DEMO_ARGS["items"]) and first.attempts > 100
+    assert load_demo(tmp_path).attempts == 0
+    with ClassReport(tmp_path, class_name="demo-class") as r:
+        assert r.table("stars").shape == (12, 16)
+        assert r.store.display_names()["s01"].startswith("Student 01 (")
+        assert not r.wrong_moves().empty and r.wrong_moves()["rule"].str.startswith("R-").any()

@@ -372,5 +372,49 @@ def _attempt(item: Item, seed: int, prof: Profile, knows: float, rng: random.Ran
     return attempt, rating
 
 
-__all__ = ["simulate", "plan", "Summary", "Profile", "PROFILES", "Item", "SimulationError", "tempting_refusals",
-           "why_wrong"]
+# ------------------------------------------------------------------ the demo class
+#: a simulated class kept as text (one attempt per line, JSON), so that the teacher notebook shows
+#: the same report however the lessons, puzzles or bots change; :func:`write_demo` remakes it
+DEMO = Path(__file__).with_name("demo-class.jsonl")
+DEMO_ARGS = {"students": 12, "items": 16, "seed": 7}
+_FIELDS = ("learner", "lesson", "level", "status", "stars", "seed", "tries", "par", "hints", "actions", "kind",
+           "started", "finished", "rating_before", "rating_after", "themes", "assignment", "uid")
+
+
+def write_demo(path: Path = DEMO) -> int:
+    """Simulate the demo class (:data:`DEMO_ARGS`) and write its attempts to ``path``; returns how many."""
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        course = Path(tmp) / "demo-class"
+        simulate(course, DEMO_ARGS["students"], DEMO_ARGS["items"], DEMO_ARGS["seed"], progress=False)
+        with ProgressStore(course_path(course)) as store:
+            names = store.display_names()
+            rows = [{**{k: a[k] for k in _FIELDS}, "display_name": names[a["learner"]],
+                     "actions": [x for x in a["actions"] if x["kind"] != "reply"]}  # the report reads no replies
+                    for a in store.attempts()]
+    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    path.write_text(text, encoding="utf-8")
+    return len(rows)
+
+
+def load_demo(course: str | Path, class_name: str = "demo-class") -> Summary:
+    """Fill the course's store with the demo class (attempts already there are skipped)."""
+    import json
+
+    rows = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines() if line.strip()]
+    with ProgressStore(course_path(course)) as store:
+        have = {r[0] for r in store.conn.execute("SELECT uid FROM attempts")}
+        for name, shown in sorted({(r["learner"], r["display_name"]) for r in rows}):
+            store.add_learner(name, shown)
+        store.add_to_class(class_name, *sorted({r["learner"] for r in rows}))
+        new = [Attempt(**{k: r[k] for k in _FIELDS}) for r in rows if r["uid"] not in have]
+        written = store.record_many(new)
+        path = store.path
+    items = len({(r["lesson"], r["level"]) for r in rows})
+    return Summary(path, len({r["learner"] for r in rows}), items, written, len(rows) - written)
+
+
+__all__ = ["simulate", "write_demo", "load_demo", "DEMO", "plan", "Summary", "Profile", "PROFILES", "Item",
+           "SimulationError", "tempting_refusals", "why_wrong"]
