@@ -5,7 +5,8 @@
   each student's totals and rating change, performance per theme and the most common wrong move
   per item; ``--csv`` writes the students x items rows to FILE; ``--json`` prints it all as JSON.
 - ``class simulate --course DIR [--students 30] [--items 50] [--seed S]``: fill the course's store
-  with a class of bots of several strengths playing real lesson levels and puzzles (seeded).
+  with a class of bots of several strengths playing real lesson levels and puzzles (seeded);
+  ``--demo`` loads the demo class kept with the package instead (the same whatever the course).
 """
 
 from __future__ import annotations
@@ -44,14 +45,19 @@ def cmd_class_report(args: argparse.Namespace) -> int:
 
 
 def cmd_class_simulate(args: argparse.Namespace) -> int:
-    from .tutor.classes.simulate import simulate
+    from .tutor.classes.simulate import load_demo, simulate
 
     for name in ("students", "items"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be 1 or more, not {getattr(args, name)}")
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    s = simulate(args.course, args.students, args.items, args.seed, class_name=args.class_name, progress=progress)
-    text = (f"{s.students} simulated students x {s.items} items: {s.attempts} attempts saved in {s.path}"
+    if args.demo:
+        s = load_demo(args.course, args.class_name or "demo-class")
+    else:
+        s = simulate(args.course, args.students, args.items, args.seed, class_name=args.class_name,
+                     progress=progress)
+    what = "the demo class" if args.demo else "simulated"
+    text = (f"{s.students} students x {s.items} items ({what}): {s.attempts} attempts saved in {s.path}"
             + (f" ({s.skipped} already there)" if s.skipped else ""))
     _emit(args, {"students": s.students, "items": s.items, "attempts": s.attempts, "skipped": s.skipped,
                  "store": str(s.path)}, text)
@@ -75,6 +81,8 @@ def register(classes: Any, common: argparse.ArgumentParser) -> None:
     sm.add_argument("--seed", type=int, default=0, help="the seed (default 0): the same seed, the same class")
     sm.add_argument("--class", dest="class_name", default=None, metavar="NAME",
                     help="the class's name (default: the course folder's name)")
+    sm.add_argument("--demo", action="store_true", help="the demo class kept with the package (12 students x "
+                    "16 items, always the same) instead of a fresh simulation")
     sm.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
     sm.set_defaults(func=cmd_class_simulate)

@@ -207,7 +207,7 @@ def test_class_simulate_and_report_commands(tmp_path: Path, capsys: pytest.Captu
     course = tmp_path / "course"
     assert main(["class", "simulate", "--course", str(course), "--students", "3", "--items", "4", "--seed", "2",
                  "--no-progress"]) == 0
-    assert "3 simulated students x 4 items" in capsys.readouterr().out
+    assert "3 students x 4 items (simulated)" in capsys.readouterr().out
     assert main(["class", "report", "--course", str(course), "--csv", str(tmp_path / "r.csv")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 students, 4 items, ") and "Per theme" in out and "Most common wrong move" in out
@@ -262,3 +262,10 @@ def test_the_demo_class_loads_once_and_reports(tmp_path: Path) -> None:
         assert r.table("stars").shape == (12, 16)
         assert r.store.display_names()["s01"].startswith("Student 01 (")
         assert not r.wrong_moves().empty and r.wrong_moves()["rule"].str.startswith("R-").any()
+
+
+def test_class_simulate_demo_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["class", "simulate", "--demo", "--course", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("12 students x 16 items (the demo class): ")
+    assert main(["class", "report", "--course", str(tmp_path), "--class", "demo-class"]) == 0
+    assert capsys.readouterr().out.startswith("12 students, 16 items, ")
