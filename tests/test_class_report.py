@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -129,6 +130,16 @@ def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"   # matplotlib is imported only when a figure is drawn
+
+
+def test_the_html_heatmap_is_stable_and_coloured(tmp_path: Path) -> None:
+    _hand_made(tmp_path)
+    with ClassReport(tmp_path, class_name="monday") as r:
+        html = r.styled("stars").to_html()
+        assert html == r.styled("stars").to_html()   # fixed ids: a notebook's stored output stays the same
+        assert "background-color" in html and "T_canasta-stars" in html
+        cells = re.findall(r'<td id="T_canasta-stars_row0_col(\d)" class="[^"]*" >([^<]*)</td>', html)
+        assert cells == [("0", "2"), ("1", "3"), ("2", "")]   # ada: 2 stars, 3 stars, not tried
 
 
 def test_an_empty_course_gives_an_empty_report(tmp_path: Path) -> None:

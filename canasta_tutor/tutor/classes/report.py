@@ -334,6 +334,18 @@ class ClassReport:
                      index=False, max_rows=max_rows, max_colwidth=70)]
         return "\n\n".join(parts) + "\n"
 
+    def styled(self, measure: str = "stars") -> Any:
+        """The students x items table as a heatmap in HTML (a pandas ``Styler``): each cell coloured by
+        its value, untried cells blank, items numbered as in :meth:`text`.  Cheap to draw at any size,
+        so the notebook shows this one first; :meth:`heatmap` draws the same as a figure."""
+        t = self.table(measure).astype(float)
+        t.columns = [str(i + 1) for i in range(len(t.columns))]
+        low, high = (0, 3) if measure == "stars" else (None, None)
+        return (t.style.set_uuid(f"canasta-{measure}")  # fixed ids: the same table gives the same HTML
+                .background_gradient(cmap="viridis", axis=None, vmin=low, vmax=high)
+                .format(precision=0, na_rep="")
+                .set_caption(f"{measure} per student (rows) and item (columns, numbered as in the item list)"))
+
     # ------------------------------------------------------------------ plots
     def heatmap(self, measure: str = "stars") -> "Figure":
         """A heatmap of the students x items table (untried items blank)."""
