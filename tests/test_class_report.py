@@ -47,6 +47,9 @@ def _hand_made(course: Path) -> None:
                     finished=_t(9), rating_before=1500.0, rating_after=1460.0, themes=["frozen-pack"], actions=[
                         {"kind": "wrong", "text": "draw", "rule": "", "reason": "leaves the pack"}]))
         rec(Attempt("cy", "freezing", "two", "passed", stars=1, started=_t(2), finished=_t(3)))
+        # the puzzle trainer saves a solved puzzle with no stars
+        rec(Attempt("cy", "puzzles", "c01-frozen-by-wild-card", "passed", kind="puzzle", started=_t(4),
+                    finished=_t(5)))
 
 
 def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
@@ -80,6 +83,7 @@ def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
         assert tl[tl["student"] == "ada"]["solved_items"].tolist() == [0, 1, 2]
     with ClassReport(tmp_path) as everyone:
         assert everyone.students() == ["ada", "bob", "cy"]
+        assert everyone.items()[1] == "freezing/two" and everyone.grid().splitlines()[2] == "cy   .1+"
 
 
 def test_refresh_rereads_only_what_changed_and_merges_student_stores(tmp_path: Path) -> None:
@@ -115,7 +119,7 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
                                      "hints", "seconds", "attempts"]
     ada = df[(df["student"] == "ada") & (df["item"] == "freezing/one")].iloc[0]
     assert (ada["display_name"], ada["stars"], ada["seconds"], ada["attempts"]) == ("Ada", 2, 180, 2)
-    assert len(df) == 6   # ada 2 items, bob 3, cy 1
+    assert len(df) == 7   # ada 2 items, bob 3, cy 2
 
 
 def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:

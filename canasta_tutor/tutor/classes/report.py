@@ -52,8 +52,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 DPI = 72  # the figures' resolution: a notebook shows them at about this size
 MEASURES = ("solved", "stars", "hints", "seconds", "attempts")
-#: the grid's marks: best stars of a solved item, a tried but unsolved item, an untried one
-MARKS = {3: "3", 2: "2", 1: "1", 0: "x", None: "."}
+#: the grid's marks: best stars of a solved item ("+" when solved with no stars, as the puzzle trainer
+#: saves its puzzles), a tried but unsolved item, an untried one
+MARKS = {3: "3", 2: "2", 1: "1", 0: "+", "failed": "x", None: "."}
 
 _ATTEMPTS_SQL = """
 SELECT a.id, l.name AS student, CASE WHEN l.display_name = '' THEN l.name ELSE l.display_name END AS display_name,
@@ -301,7 +302,8 @@ class ClassReport:
 
     # ------------------------------------------------------------------ text
     def grid(self) -> str:
-        """The students x items table as text: best stars of solved items, ``x`` tried, ``.`` not tried."""
+        """The students x items table as text: best stars of solved items (``+`` solved with no stars),
+        ``x`` tried but not solved, ``.`` not tried."""
         stars = self.table("stars")
         solved = self.table("solved")
         lines = []
@@ -310,7 +312,7 @@ class ClassReport:
             marks = []
             for item in stars.columns:
                 st, ok = stars.at[student, item], solved.at[student, item]
-                marks.append(MARKS[None] if pd.isna(st) else MARKS[int(st)] if ok else MARKS[0])
+                marks.append(MARKS[None] if pd.isna(st) else MARKS[int(st)] if ok else MARKS["failed"])
             lines.append(f"{student:<{width}}  {''.join(marks)}")
         return "\n".join(lines)
 
@@ -324,7 +326,8 @@ class ClassReport:
             return head + "\nNo attempts yet."
         key = "\n".join(f"  {i + 1:>3}  {item}" for i, item in enumerate(items))
         parts = [head,
-                 "Students x items (best stars 3 2 1 when solved; x tried, not solved; . not tried), items:\n"
+                 "Students x items (best stars 3 2 1 when solved, + solved with no stars; x tried, not solved; "
+                 ". not tried), items:\n"
                  + key, self.grid(),
                  "Per student:\n" + self.summary().join(self.progress()[["rating_start", "rating_now",
                                                                             "rating_change"]]).to_string(),
