@@ -72,3 +72,19 @@ def test_progress_bar_goes_to_stderr(capsys) -> None:
     run_selfplay(hands=2, seed=3, check=False, progress=True)
     out, err = capsys.readouterr()
     assert out == ""
+
+
+def test_randbelow_draws_as_random_choice() -> None:
+    """The driver's inlined choice takes the same draws from the generator as random.choice."""
+    import random
+
+    from canasta_tutor.selfplay import _randbelow
+
+    a, b = random.Random(5), random.Random(5)
+    randbelow = _randbelow(b)
+    for n in [1, 2, 3, 7, 8, 9, 16, 17, 33, 100] * 50:
+        seq = list(range(n))
+        assert a.choice(seq) == seq[randbelow(n)]
+    assert a.random() == b.random()
+    with pytest.raises(IndexError):
+        randbelow(0)
