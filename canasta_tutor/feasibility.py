@@ -118,26 +118,35 @@ def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[
     used = 0
     cap = 0
     caps = opts.wild_caps
-    get = melds.get
-    pairs: list[int] = []
-    for k in _NATURALS:
-        n = c[k]
-        meld = get(k)
-        if meld is not None:
-            total += n * KIND_VALUES[k]
-            used += n
-            cap += caps[meld[0] + n] - meld[1]
-        elif n >= 3:
-            total += n * KIND_VALUES[k]
-            used += n
-            cap += caps[n]
-        elif n == 2 and caps[2] >= 1:
-            pairs.append(k)
+    pair_ok = caps[2] >= 1
+    pairs: list[int] = []  # the values of the pairs with no meld to join
+    if melds:
+        get = melds.get
+        for k, n in zip(_NATURALS, c, strict=False):
+            meld = get(k)
+            if meld is not None:
+                total += n * KIND_VALUES[k]
+                used += n
+                cap += caps[meld[0] + n] - meld[1]
+            elif n >= 3:
+                total += n * KIND_VALUES[k]
+                used += n
+                cap += caps[n]
+            elif n == 2 and pair_ok:
+                pairs.append(KIND_VALUES[k])
+    else:
+        for k, n in zip(_NATURALS, c, strict=False):
+            if n >= 3:
+                total += n * KIND_VALUES[k]
+                used += n
+                cap += caps[n]
+            elif n == 2 and pair_ok:
+                pairs.append(KIND_VALUES[k])
     wilds = c[JOKER] + c[DEUCE]
     if pairs and wilds:
-        pairs.sort(key=KIND_VALUES.__getitem__, reverse=True)
-        for k in pairs[:wilds]:
-            total += 2 * KIND_VALUES[k]
+        pairs.sort(reverse=True)
+        for value in pairs[:wilds]:
+            total += 2 * value
             used += 2
             cap += caps[2]
     placed = min(wilds, cap)

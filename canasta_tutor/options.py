@@ -10,7 +10,7 @@ RuleOptions(black_three='freezes', upcard_chain='wild_or_three', wild_limit='thr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .errors import NotationError
@@ -21,6 +21,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "wild_limit": ("three", "half"),
     "round_totals": (False, True),
 }
+_CAPS = {"three": (3,) * 17, "half": tuple(min(3, n // 2) for n in range(17))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,19 +38,26 @@ class RuleOptions:
     upcard_chain: str = "wild_or_three"
     wild_limit: str = "three"
     round_totals: bool = False
+    #: ``wild_cap`` for 0..16 naturals, as a table (for the engine's hot paths); follows ``wild_limit``
+    wild_caps: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for f in fields(self):
+            if not f.init:
+                continue
             value = getattr(self, f.name)
             if value not in _CHOICES[f.name]:
                 allowed = ", ".join(str(c).lower() for c in _CHOICES[f.name])
                 raise NotationError(f"option {f.name}={value!r} is not one of: {allowed}", field=f.name)
+        object.__setattr__(self, "wild_caps", _CAPS[self.wild_limit])  # frozen: set once, here
 
     def format(self) -> str:
         """Options that differ from the defaults, as ``name=value`` words (empty for defaults)."""
         default = RuleOptions()
         words = []
         for f in fields(self):
+            if not f.init:
+                continue
             value = getattr(self, f.name)
             if value != getattr(default, f.name):
                 words.append(f"{f.name}={str(value).lower()}")
@@ -77,11 +85,3 @@ class RuleOptions:
         if self.wild_limit == "half":
             return min(3, naturals // 2)
         return 3
-
-    @property
-    def wild_caps(self) -> tuple[int, ...]:
-        """``wild_cap`` for 0..16 naturals, as a table (for the engine's hot paths)."""
-        return _CAPS[self.wild_limit]
-
-
-_CAPS = {"three": (3,) * 17, "half": tuple(min(3, n // 2) for n in range(17))}

@@ -611,10 +611,14 @@ class State:
                 base = (counts, self.meld_summary(side))
                 cands = out
                 out = []
-                check = self._why_not_after_meld if initial else self._why_not_meld
-                for a in cands:
-                    if check(seat, a, base) is None:
-                        out.append(a)
+                if initial:
+                    for a in cands:
+                        if self._why_not_after_meld(seat, a, base) is None:
+                            out.append(a)
+                else:
+                    for a in cands:
+                        if self._first_meld_ok(seat, a, base):
+                            out.append(a)
         # black threes go down only when going out (R-MELD-4): always checked
         if b3 and not closed:
             cand: Action | None = None
@@ -740,21 +744,22 @@ class State:
                     for d in range(min(nd, c - j) + 1):
                         res.append(("take", top, nn, j, d))
             return res
+        takes = _TAKES[top]  # with the top card alone, a natural pair, one natural and a joker or a deuce
         if self.freeze_at >= 0:
-            return [("take", top, 2, 0, 0)] if n >= 2 else []
+            return [takes[1]] if n >= 2 else []
         meld = self.melds[side].get(top)
         res = []
         room = 1
         if meld is not None:
-            res.append(("take", top, 0, 0, 0))
-            room = self.options.wild_cap(len(meld[0]) + 2) - len(meld[1])
+            res.append(takes[0])
+            room = self.options.wild_caps[len(meld[0]) + 2] - len(meld[1])
         if n >= 2:
-            res.append(("take", top, 2, 0, 0))
+            res.append(takes[1])
         if n >= 1 and room >= 1:
             if hand[JOKER]:
-                res.append(("take", top, 1, 1, 0))
+                res.append(takes[2])
             if hand[DEUCE]:
-                res.append(("take", top, 1, 0, 1))
+                res.append(takes[3])
         return res
 
     # -------------------------------------------------------------- checks
@@ -967,11 +972,15 @@ class State:
                         "add more cards after")
             if j + d > cap(n + 1):
                 return ("R-MELD-2", "That meld would hold too many wild cards")
-        # look ahead: the hand left after taking must be able to finish the turn
-        rest = self.pile[:-1]
-        reds = sum(1 for c in rest if CARD_KIND[c] == RED_THREE)
-        left = self.hand_size[seat] - n - j - d + len(rest) - reds
-        if left <= 1 or self.must_out:
+        # look ahead: the hand left after taking must be able to finish the turn; it keeps at
+        # least the cards not used from the hand, so the pile is counted only when that is one or none
+        kept = self.hand_size[seat] - n - j - d
+        if kept <= 1 or self.must_out:
+            rest = self.pile[:-1]
+            reds = sum(1 for c in rest if CARD_KIND[c] == RED_THREE)
+            left = kept + len(rest) - reds
+            if left > 1 and not self.must_out:
+                return None
             counts = list(map(len, self.hands[seat]))
             counts[top] -= n
             counts[JOKER] -= j
@@ -1028,6 +1037,42 @@ class State:
             summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
             used = 1
         return self._why_not_after(seat, counts, summary, self.hand_size[seat] - used, b3_on_table=self.b3_melded)
+
+    def _first_meld_ok(self, seat: int, a: Action, base: tuple[list[int], dict[int, tuple[int, int]]]) -> bool:
+        """Whether :meth:`_why_not_meld` accepts a candidate from the listing (the right cards, room for
+        the wild cards, no black threes) of a side before its initial meld, after drawing.  The usual
+        case, two cards or more left with no answer from the partner and no duty to go out, is
+        decided here by the minimum alone; the others go to the full check."""
+        if a[0] == "meld":
+            _, k, n, j, d = a
+            used = n + j + d
+            points = n * KIND_VALUES[k] + 50 * j + 20 * d
+        else:
+            _, k, w = a
+            used = 1
+            points = KIND_VALUES[w]
+        left = self.hand_size[seat] - used
+        if left < 2 or self.answer is not None or self.must_out:
+            return self._why_not_meld(seat, a, base) is None
+        pending = self.pending + points
+        need = self.minimums[seat & 1]
+        if pending >= need:
+            return True  # the minimum is reached and two cards are left (see _why_not_after)
+        counts = base[0][:]
+        summary = base[1].copy()
+        if a[0] == "meld":
+            counts[k] -= n
+            counts[JOKER] -= j
+            counts[DEUCE] -= d
+            summary[k] = (n, j + d)
+        else:
+            nat, wild = summary[k]
+            counts[w] -= 1
+            summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
+        later = {kk: v for kk, v in summary.items() if kk != BLACK_THREE} if BLACK_THREE in summary else summary
+        if pending + max_meld_points(counts, later, self.options, keep=2) >= need:
+            return True
+        return can_go_out(counts, summary, self.options, b3_on_table=self.b3_melded)
 
     def _why_not_meld(self, seat: int, a: Action,
                       base: tuple[list[int], dict[int, tuple[int, int]]] | None = None) -> tuple[str, str] | None:
@@ -1472,6 +1517,8 @@ _ADDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
 _MELDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("meld", k, 3, 0, 0), ("meld", k, 2, 1, 0), ("meld", k, 2, 0, 1)) for k in range(11))
+_TAKES: tuple[tuple[Action, Action, Action, Action], ...] = tuple(
+    (("take", k, 0, 0, 0), ("take", k, 2, 0, 0), ("take", k, 1, 1, 0), ("take", k, 1, 0, 1)) for k in range(11))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {
