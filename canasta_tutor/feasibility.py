@@ -37,30 +37,36 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
         return False
     wilds = c[JOKER] + c[DEUCE]
     caps = opts.wild_caps
-    get = melds.get
-    cap = 0
+    cap = 0  # room for wild cards in all the melds
     must = 0  # new melds of two naturals, each needing one wild card
     need = 99  # fewest wild cards that complete some canasta
-    for k in _NATURALS:
-        n = c[k]
-        meld = get(k)
-        if meld is not None:
-            big_n = meld[0] + n
-            w0 = meld[1]
-        elif n == 0:
+    # the order of the kinds does not matter: first the melds on the table, with the naturals
+    # of their kind from the hand, then the new melds
+    for k, (nat, w0) in melds.items():
+        if k > 10:  # black threes: no card of the hand joins them here
             continue
-        elif n == 1:
-            return False
-        else:
-            big_n, w0 = n, 0
-            if n == 2:
-                must += 1
-                if caps[2] < 1:
-                    return False
+        big_n = nat + c[k]
         room = caps[big_n] - w0
         cap += room
         if big_n >= 4:
             short = 7 - big_n - w0
+            if short <= 0:
+                need = 0
+            elif short <= room and short < need:
+                need = short
+    for k, n in zip(_NATURALS, c, strict=False):
+        if not n or k in melds:
+            continue
+        if n == 1:
+            return False
+        if n == 2:
+            must += 1
+            if caps[2] < 1:
+                return False
+        room = caps[n]
+        cap += room
+        if n >= 4:
+            short = 7 - n
             if short <= 0:
                 need = 0
             elif short <= room and short < need:
@@ -78,8 +84,8 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     """
     # A lone natural with no meld to join can only leave as the discard: find them first.
     lone = -1
-    for k in _NATURALS:
-        if c[k] == 1 and k not in melds:
+    for k, n in zip(_NATURALS, c, strict=False):
+        if n == 1 and k not in melds:
             if lone >= 0 or not allow_discard:
                 return False
             lone = k
@@ -120,28 +126,22 @@ def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[
     caps = opts.wild_caps
     pair_ok = caps[2] >= 1
     pairs: list[int] = []  # the values of the pairs with no meld to join
-    if melds:
-        get = melds.get
-        for k, n in zip(_NATURALS, c, strict=False):
-            meld = get(k)
-            if meld is not None:
-                total += n * KIND_VALUES[k]
-                used += n
-                cap += caps[meld[0] + n] - meld[1]
-            elif n >= 3:
-                total += n * KIND_VALUES[k]
-                used += n
-                cap += caps[n]
-            elif n == 2 and pair_ok:
-                pairs.append(KIND_VALUES[k])
-    else:
-        for k, n in zip(_NATURALS, c, strict=False):
-            if n >= 3:
-                total += n * KIND_VALUES[k]
-                used += n
-                cap += caps[n]
-            elif n == 2 and pair_ok:
-                pairs.append(KIND_VALUES[k])
+    for k, (nat, w0) in melds.items():  # additions (the order of the kinds does not matter)
+        if k > 10:  # black threes: excluded
+            continue
+        n = c[k]
+        total += n * KIND_VALUES[k]
+        used += n
+        cap += caps[nat + n] - w0
+    for k, n in zip(_NATURALS, c, strict=False):  # new melds
+        if n < 2 or k in melds:
+            continue
+        if n >= 3:
+            total += n * KIND_VALUES[k]
+            used += n
+            cap += caps[n]
+        elif pair_ok:
+            pairs.append(KIND_VALUES[k])
     wilds = c[JOKER] + c[DEUCE]
     if pairs and wilds:
         pairs.sort(reverse=True)

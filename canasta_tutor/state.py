@@ -285,14 +285,15 @@ class State:
         cut = rng.randrange(1, NUM_CARDS)
         deck = deck[cut:] + deck[:cut]
         self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
-        self.hand_size = [0, 0, 0, 0]
         self.known = [[0] * NUM_KINDS for _ in range(4)]
-        for _ in range(HAND_SIZE):
-            for i in range(1, 5):
-                seat = (self.dealer + i) % 4
-                card = deck.pop()
-                self.hands[seat][CARD_KIND[card]].append(card)
-                self.hand_size[seat] += 1
+        # one card at a time from the top of the deck (its end), starting left of the dealer
+        top = len(deck)
+        for i in range(1, 5):
+            hand = self.hands[(self.dealer + i) % 4]
+            for card in deck[top - i::-4][:HAND_SIZE]:  # this seat's cards in the order dealt
+                hand[CARD_KIND[card]].append(card)
+        del deck[top - 4 * HAND_SIZE:]
+        self.hand_size = [HAND_SIZE] * 4
         self.stock = deck
         self.stock_fixed = -1
         self.melds = [{}, {}]
@@ -519,7 +520,6 @@ class State:
         initial = self.initial[side]
         must_out = self.must_out
         out: list[Action] = []
-        append = out.append
         # the structural meld candidates (as _meld_candidates), counting lone naturals on the way
         counts = list(map(len, hand))
         nj = counts[JOKER]
@@ -530,63 +530,57 @@ class State:
         pairs = 0  # kinds held as a pair with no meld: each needs a wild card to go down
         tall = False  # some kind reaches four naturals (meld and hand): a canasta is possible
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
-        if melds:
+        held = (2 if nj else 0) | (4 if nd else 0)  # the wild kinds held, as in the _ADD_SETS masks
+        pair_held = held if pair_wild else 0
+        ask_open = not self.asked and not self.melded_turn and not self.took_pack
+        if melds and initial and not ask_open:
+            # the actions alone: no minimum to reach (so no points) and no asking (so no counting)
             get = melds.get
             for k, n in zip(_NATURAL_RANGE, counts, strict=False):
                 m = get(k)
                 if m is not None:
-                    acts = _ADDS[k]
-                    if n:
-                        append(acts[0])
-                        points += n * KIND_VALUES[k]
+                    out += _ADD_SETS[k][(n > 0) | (held if len(m[1]) < caps[len(m[0])] else 0)]
+                elif n >= 2:
+                    out += _MELD_SETS[k][(n >= 3) | pair_held]
+        elif melds:
+            get = melds.get
+            for k, n in zip(_NATURAL_RANGE, counts, strict=False):
+                m = get(k)
+                if m is not None:
                     nat = len(m[0])
                     if nat + n >= 4:
                         tall = True
-                    if len(m[1]) < caps[nat]:
-                        if nj:
-                            append(acts[1])
-                        if nd:
-                            append(acts[2])
+                    out += _ADD_SETS[k][(n > 0) | (held if len(m[1]) < caps[nat] else 0)]
                 elif n >= 2:
-                    acts = _MELDS[k]
-                    points += n * KIND_VALUES[k]
                     if n == 2:
                         pairs += 1
                     elif n >= 4:
                         tall = True
-                    if n >= 3:
-                        append(acts[0])
-                    if pair_wild:
-                        if nj:
-                            append(acts[1])
-                        if nd:
-                            append(acts[2])
+                    out += _MELD_SETS[k][(n >= 3) | pair_held]
                 elif n == 1:
                     lone += 1
+            if not initial:  # the naturals that can go down this turn: additions and new melds
+                points += sum(n * KIND_VALUES[k] for k, n in zip(_NATURAL_RANGE, counts, strict=False)
+                              if n >= 2 or (n and k in melds))
         else:
             points = 0  # here: the three-or-mores, the pairs when a wild card is held, then the wild cards
             for k, n in zip(_NATURAL_RANGE, counts, strict=False):
                 if n >= 2:
-                    acts = _MELDS[k]
                     if n >= 3:
-                        append(acts[0])
                         points += n * KIND_VALUES[k]
                         if n >= 4:
                             tall = True
                     else:
                         pairs += 1
-                    if pair_wild:
-                        if n == 2:
+                        if pair_wild:
                             points += 2 * KIND_VALUES[k]
-                        if nj:
-                            append(acts[1])
-                        if nd:
-                            append(acts[2])
+                    out += _MELD_SETS[k][(n >= 3) | pair_held]
                 elif n == 1:
                     lone += 1
             if out:
                 points += 50 * nj + 20 * nd
         base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
+        same_out: list[bool] = []  # can_go_out after any natural addition (see _why_not_after), once known
         b3 = counts[BLACK_THREE]
         closed = (not initial and not self.pending and not must_out and self.answer is None
                   and (bool(out) or b3 > 0) and not self._could_open(counts, side, lone, points))
@@ -605,7 +599,7 @@ class State:
                         else:
                             if base is None:
                                 base = (counts, self.meld_summary(side))
-                            if self._why_not_after_meld(seat, a, base) is None:
+                            if self._why_not_after_meld(seat, a, base, same_out) is None:
                                 out.append(a)
             else:
                 base = (counts, self.meld_summary(side))
@@ -613,7 +607,7 @@ class State:
                 out = []
                 if initial:
                     for a in cands:
-                        if self._why_not_after_meld(seat, a, base) is None:
+                        if self._why_not_after_meld(seat, a, base, same_out) is None:
                             out.append(a)
                 else:
                     for a in cands:
@@ -637,8 +631,7 @@ class State:
             out.extend(compress(_DISCARDS, hand))  # a discard of each kind held
         # asking needs a hand that can go out (R-ASK-1): at most one lone card, a wild card for
         # every unmelded pair (a discard never lowers that need) and a kind that can reach a canasta
-        if (not self.asked and not self.melded_turn and not self.took_pack and lone <= 1 and tall
-                and pairs <= nj + nd):
+        if ask_open and lone <= 1 and tall and pairs <= nj + nd:
             if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options):
                 out.append(_ASK)
         return out
@@ -997,8 +990,10 @@ class State:
         return None
 
     def _why_not_after(self, seat: int, counts: list[int], summary: dict[int, tuple[int, int]], left: int,
-                       b3_on_table: int = 0) -> tuple[str, str] | None:
-        """Can the turn still end legally after a take, meld or addition?"""
+                       b3_on_table: int = 0, same_out: list[bool] | None = None) -> tuple[str, str] | None:
+        """Can the turn still end legally after a take, meld or addition?  ``same_out``: a memo shared
+        by actions after which the hand can go out exactly when it can before them (a natural
+        added to its meld leaves :func:`can_go_out` unchanged), holding that answer once known."""
         if left == 0:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
@@ -1009,18 +1004,25 @@ class State:
         if self.answer is False and left == 1:
             return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one to hold")
         if left == 1 or self.must_out:
-            if not can_go_out(counts, summary, self.options, b3_on_table=b3_on_table):
+            if same_out is None:
+                can_out = can_go_out(counts, summary, self.options, b3_on_table=b3_on_table)
+            else:
+                if not same_out:
+                    same_out.append(can_go_out(counts, summary, self.options, b3_on_table=b3_on_table))
+                can_out = same_out[0]
+            if not can_out:
                 if self.must_out:
                     return ("R-ASK-3", "You must go out this turn, and after this you could not")
                 return ("R-OUT-2", "That would leave you one card, but your side could not go out, "
                         "and you must keep a card after discarding")
         return None
 
-    def _why_not_after_meld(self, seat: int, a: Action,
-                            base: tuple[list[int], dict[int, tuple[int, int]]]) -> tuple[str, str] | None:
+    def _why_not_after_meld(self, seat: int, a: Action, base: tuple[list[int], dict[int, tuple[int, int]]],
+                            same_out: list[bool] | None = None) -> tuple[str, str] | None:
         """:meth:`_why_not_meld` for a candidate from the listing (the right cards, room for the
         wild cards, no black threes) of a side past its initial meld, after drawing: only the
-        look-ahead is left to check."""
+        look-ahead is left to check.  ``same_out``: the listing's memo for natural additions
+        (see :meth:`_why_not_after`)."""
         counts = base[0][:]
         summary = base[1].copy()
         if a[0] == "meld":
@@ -1030,13 +1032,17 @@ class State:
             counts[DEUCE] -= d
             summary[k] = (n, j + d)
             used = n + j + d
+            same_out = None
         else:
             _, k, w = a
             nat, wild = summary[k]
             counts[w] -= 1
             summary[k] = (nat + 1, wild) if w == k else (nat, wild + 1)
             used = 1
-        return self._why_not_after(seat, counts, summary, self.hand_size[seat] - used, b3_on_table=self.b3_melded)
+            if w != k:
+                same_out = None
+        return self._why_not_after(seat, counts, summary, self.hand_size[seat] - used, b3_on_table=self.b3_melded,
+                                   same_out=same_out)
 
     def _first_meld_ok(self, seat: int, a: Action, base: tuple[list[int], dict[int, tuple[int, int]]]) -> bool:
         """Whether :meth:`_why_not_meld` accepts a candidate from the listing (the right cards, room for
@@ -1519,6 +1525,15 @@ _MELDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("meld", k, 3, 0, 0), ("meld", k, 2, 1, 0), ("meld", k, 2, 0, 1)) for k in range(11))
 _TAKES: tuple[tuple[Action, Action, Action, Action], ...] = tuple(
     (("take", k, 0, 0, 0), ("take", k, 2, 0, 0), ("take", k, 1, 1, 0), ("take", k, 1, 0, 1)) for k in range(11))
+#: ``_ADD_SETS[k][mask]``: the additions to a meld of ``k`` whose cards are at hand and fit, in listing
+#: order; ``mask`` bit 1: a natural ``k``, bit 2: a joker, bit 4: a deuce.  ``_MELD_SETS`` likewise for a
+#: new meld of ``k``, bit 1 standing for three naturals.
+_ADD_SETS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple(a for a, bit in zip(acts, (1, 2, 4), strict=True) if mask & bit) for mask in range(8))
+    for acts in _ADDS)
+_MELD_SETS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple(a for a, bit in zip(acts, (1, 2, 4), strict=True) if mask & bit) for mask in range(8))
+    for acts in _MELDS)
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {
