@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Mapping, Sequence
 
 from .cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES
@@ -25,6 +26,7 @@ Melds = Mapping[int, tuple[int, int]]
 
 
 _NATURALS = range(11)
+_IS_ONE = (1).__eq__  # with map and compress: the kinds held once, found without a Python loop over all kinds
 
 
 def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int) -> bool:
@@ -54,9 +56,10 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
                 need = 0
             elif short <= room and short < need:
                 need = short
-    for k, n in zip(_NATURALS, c, strict=False):
-        if not n or k in melds:
+    for k in compress(_NATURALS, c):  # the natural kinds held
+        if k in melds:
             continue
+        n = c[k]
         if n == 1:
             return False
         if n == 2:
@@ -84,8 +87,8 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     """
     # A lone natural with no meld to join can only leave as the discard: find them first.
     lone = -1
-    for k, n in zip(_NATURALS, c, strict=False):
-        if n == 1 and k not in melds:
+    for k in compress(_NATURALS, map(_IS_ONE, c)):
+        if k not in melds:
             if lone >= 0 or not allow_discard:
                 return False
             lone = k
@@ -133,7 +136,8 @@ def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[
         total += n * KIND_VALUES[k]
         used += n
         cap += caps[nat + n] - w0
-    for k, n in zip(_NATURALS, c, strict=False):  # new melds
+    for k in compress(_NATURALS, c):  # new melds, from the natural kinds held
+        n = c[k]
         if n < 2 or k in melds:
             continue
         if n >= 3:

@@ -75,6 +75,7 @@ TARGET = 5000
 HAND_SIZE = 11
 
 _NATURAL_RANGE = range(11)
+_IS_ONE = (1).__eq__  # with map and compress: the kinds held once, found without a Python loop over all kinds
 _DRAW_ACTION: Action = ("draw",)
 _ASK: Action = ("ask",)
 _YES: Action = ("yes",)
@@ -484,12 +485,12 @@ class State:
                 if not self.asked:
                     # R-ASK-1: only with no lone natural, going out without a discard
                     melds = self.melds[side]
-                    for k in _NATURAL_RANGE:
-                        if len(hand[k]) == 1 and k not in melds:
+                    counts = list(map(len, hand))
+                    for k in compress(_NATURAL_RANGE, map(_IS_ONE, counts)):  # the kinds held once
+                        if k not in melds:
                             break
                     else:
-                        if can_go_out(list(map(len, hand)), self.meld_summary(side), self.options,
-                                      allow_discard=False):
+                        if can_go_out(counts, self.meld_summary(side), self.options, allow_discard=False):
                             out.append(_ASK)
         pile = self.pile
         if pile:
@@ -533,7 +534,23 @@ class State:
         held = (2 if nj else 0) | (4 if nd else 0)  # the wild kinds held, as in the _ADD_SETS masks
         pair_held = held if pair_wild else 0
         ask_open = not self.asked and not self.melded_turn and not self.took_pack
-        if melds and initial and not ask_open:
+        if melds and initial and not held:
+            # no wild card in hand: only the kinds held go down, joining their melds or as three naturals
+            for k in compress(_NATURAL_RANGE, counts):
+                n = counts[k]
+                if k in melds:
+                    out.append(_ADDS[k][0])
+                elif n >= 3:
+                    out.append(_MELDS[k][0])
+                    if n >= 4:
+                        tall = True
+                elif n == 2:
+                    pairs += 1
+                else:
+                    lone += 1
+            if ask_open and not tall and lone <= 1 and not pairs:  # a meld may be the tall kind
+                tall = any(len(m[0]) + counts[k] >= 4 for k, m in melds.items() if k < 11)
+        elif melds and initial and not ask_open:
             # the actions alone: no minimum to reach (so no points) and no asking (so no counting)
             get = melds.get
             for k, n in zip(_NATURAL_RANGE, counts, strict=False):
@@ -564,7 +581,8 @@ class State:
                               if n >= 2 or (n and k in melds))
         else:
             points = 0  # here: the three-or-mores, the pairs when a wild card is held, then the wild cards
-            for k, n in zip(_NATURAL_RANGE, counts, strict=False):
+            for k in compress(_NATURAL_RANGE, counts):  # the natural kinds held
+                n = counts[k]
                 if n >= 2:
                     if n >= 3:
                         points += n * KIND_VALUES[k]
