@@ -22,7 +22,7 @@ import sys
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .actions import format_action
 from .game import Game
@@ -86,24 +86,6 @@ def _snapshot(s: State) -> tuple[object, ...]:
     )
 
 
-def _randbelow(rng: random.Random) -> Callable[[int], int]:
-    """``rng.choice(seq)`` is ``seq[randbelow(len(seq))]``: the same draws from the generator as
-    :meth:`random.Random.choice` (tests/test_selfplay.py holds the two to each other), without its
-    two calls per choice.  An empty sequence raises :class:`IndexError`, as ``choice`` does."""
-    getrandbits = rng.getrandbits
-
-    def randbelow(n: int) -> int:
-        if not n:
-            raise IndexError("Cannot choose from an empty sequence")
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return r
-
-    return randbelow
-
-
 def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = False,
                  options: RuleOptions | None = None) -> SelfplayReport:
     """Play ``hands`` hands of random legal actions and report speed and violations.
@@ -118,7 +100,7 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
     game = Game(options or RuleOptions())
     rng = random.Random(seed)
     choice = rng.choice
-    randbelow = _randbelow(rng)
+    getrandbits = rng.getrandbits
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -176,11 +158,21 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
                 actions += 1
                 bad = check_invariants(state)
             else:
-                # the benchmark's lean loop: no checks, to the end of the hand
+                # the benchmark's lean loop: no checks, to the end of the hand.  The choice is
+                # random.choice's own (Random._randbelow_with_getrandbits, the same draws), written
+                # out to save two calls per action; the pinned games in tests/test_engine_pin.py
+                # hold the two to each other.
                 while True:
                     action = None  # a fault while listing names no action
                     legal = state.legal_actions()
-                    action = legal[randbelow(len(legal))]
+                    n = len(legal)
+                    if not n:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    bits = n.bit_length()
+                    r = getrandbits(bits)
+                    while r >= n:
+                        r = getrandbits(bits)
+                    action = legal[r]
                     state.apply_unchecked(action)
                     actions += 1
                     phase = state.phase

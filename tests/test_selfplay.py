@@ -74,17 +74,26 @@ def test_progress_bar_goes_to_stderr(capsys) -> None:
     assert out == ""
 
 
-def test_randbelow_draws_as_random_choice() -> None:
-    """The driver's inlined choice takes the same draws from the generator as random.choice."""
+
+def test_driver_draws_as_random_choice() -> None:
+    """The lean loop's written-out choice takes the same draws as random.choice: a replay of the
+    driver with random.choice plays the same number of actions and games."""
     import random
 
-    from canasta_tutor.selfplay import _randbelow
+    from canasta_tutor.game import Game
 
-    a, b = random.Random(5), random.Random(5)
-    randbelow = _randbelow(b)
-    for n in [1, 2, 3, 7, 8, 9, 16, 17, 33, 100] * 50:
-        seq = list(range(n))
-        assert a.choice(seq) == seq[randbelow(n)]
-    assert a.random() == b.random()
-    with pytest.raises(IndexError):
-        randbelow(0)
+    hands, seed = 30, 4
+    game = Game()
+    rng = random.Random(seed)
+    state, game_seed, games, done, actions = game.new_initial_state(seed), seed, 1, 0, 0
+    while done < hands:
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+        actions += 1
+        if state.phase in ("hand_over", "game_over"):
+            done += 1
+            if state.phase == "game_over" and done < hands:
+                game_seed += 1
+                state = game.new_initial_state(game_seed)
+                games += 1
+    report = run_selfplay(hands=hands, seed=seed, check=False)
+    assert (report.actions, report.games) == (actions, games)
