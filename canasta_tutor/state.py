@@ -496,9 +496,18 @@ class State:
         if pile:
             top = CARD_KIND[pile[-1]]
             if top < 11:
-                for a in self._take_candidates(seat):
-                    if self._why_not_take(seat, a) is None:
-                        out.append(a)
+                if self.initial[side] and not self.must_out:
+                    # a side past its initial meld: a take from the candidates that keeps two cards
+                    # or more in hand is legal (what _why_not_take has left to check, the look-ahead
+                    # and a one-card hand against a one-card pile, is about one card or none)
+                    size = self.hand_size[seat]
+                    for a in self._take_candidates(seat):
+                        if size - a[2] - a[3] - a[4] >= 2 or self._why_not_take(seat, a) is None:
+                            out.append(a)
+                else:
+                    for a in self._take_candidates(seat):
+                        if self._why_not_take(seat, a) is None:
+                            out.append(a)
                 if not self.initial[side] and len(hand[top]) >= 2:
                     cands: list[Action] = []
                     self._meld_candidates(hand, self.melds[side], cands, exclude=top)
