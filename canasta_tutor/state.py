@@ -485,12 +485,12 @@ class State:
                 if not self.asked:
                     # R-ASK-1: only with no lone natural, going out without a discard
                     melds = self.melds[side]
-                    counts = list(map(len, hand))
-                    for k in compress(_NATURAL_RANGE, map(_IS_ONE, counts)):  # the kinds held once
-                        if k not in melds:
+                    for k in _NATURAL_RANGE:
+                        if len(hand[k]) == 1 and k not in melds:
                             break
                     else:
-                        if can_go_out(counts, self.meld_summary(side), self.options, allow_discard=False):
+                        if can_go_out(list(map(len, hand)), self.meld_summary(side), self.options,
+                                      allow_discard=False):
                             out.append(_ASK)
         pile = self.pile
         if pile:
