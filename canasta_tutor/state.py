@@ -75,7 +75,6 @@ TARGET = 5000
 HAND_SIZE = 11
 
 _NATURAL_RANGE = range(11)
-_IS_ONE = (1).__eq__  # with map and compress: the kinds held once, found without a Python loop over all kinds
 _DRAW_ACTION: Action = ("draw",)
 _ASK: Action = ("ask",)
 _YES: Action = ("yes",)
