@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import random
 from typing import Final, Iterable
 
 from .errors import NotationError
@@ -83,6 +84,24 @@ def _build_tables() -> tuple[tuple[int, ...], tuple[str, ...]]:
 CARD_KIND, CARD_CODE = _build_tables()
 #: Point value of each card.
 CARD_VALUE: Final = tuple(KIND_VALUES[k] for k in CARD_KIND)
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: for a plain :class:`random.Random` its algorithm is written out here
+    (the same draws from the generator, the same order, without two calls per card); any other
+    generator, which may shuffle its own way, is asked to shuffle.  tests/test_engine_pin.py holds
+    the two to each other."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)  # as Random._randbelow_with_getrandbits(n)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def kind_of(card: int) -> int:

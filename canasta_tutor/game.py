@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .cards import CARD_CODE, CARD_KIND, JOKER, NUM_CARDS, RANK_CHARS, SUIT_CHARS
+from .cards import CARD_CODE, CARD_KIND, JOKER, NUM_CARDS, RANK_CHARS, SUIT_CHARS, shuffle
 from .errors import NotationError
 from .options import RuleOptions
 from .state import SEATS, State
@@ -63,7 +63,7 @@ def draw_for_seats(rng: random.Random, players: tuple[str, str, str, str]) -> tu
     the fourth East.  Returns the draws and the players by seat (N, E, S, W).
     """
     deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     draws: list[SeatDraw] = []
     final: dict[str, int] = {}
     waiting = list(players)

@@ -54,6 +54,7 @@ from .cards import (
     RED_THREE,
     format_card,
     is_canasta,
+    shuffle,
     sort_key,
 )
 from .errors import IllegalActionError
@@ -281,7 +282,7 @@ class State:
         """Shuffle all 108 cards, cut, deal 11 each and turn the upcard chain (R-DEAL-2..5)."""
         rng = random.Random(f"canasta/{self.seed}/{self.deal_no}")
         deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         cut = rng.randrange(1, NUM_CARDS)
         deck = deck[cut:] + deck[:cut]
         self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]

@@ -84,6 +84,27 @@ def test_expert_search_is_pinned() -> None:
     assert h.hexdigest()[:16] == "3293f00fd8e24344"
 
 
+def test_shuffle_is_random_shuffle() -> None:
+    """The deal's shuffle takes the same draws as random.shuffle and leaves the same order; a
+    generator of another type shuffles its own way."""
+    from canasta_tutor.cards import shuffle
+
+    for seed in range(30):
+        a, b = random.Random(seed), random.Random(seed)
+        x, y = list(range(108)), list(range(108))
+        a.shuffle(x)
+        shuffle(b, y)
+        assert x == y and a.random() == b.random()
+
+    class Reversing(random.Random):
+        def shuffle(self, x, *args, **kwargs):  # type: ignore[no-untyped-def]
+            x.reverse()
+
+    z = [1, 2, 3]
+    shuffle(Reversing(1), z)
+    assert z == [3, 2, 1]
+
+
 def _digests() -> None:  # pragma: no cover - run by hand after a deliberate rule change
     for key in sorted(RANDOM_GAMES):
         print(key, _random_game_digest(*key))
