@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from typing import Any
@@ -69,17 +70,10 @@ def cmd_puzzles_verify(args: argparse.Namespace) -> int:
 
 
 
-def _mine_one(job: tuple[int, int, int]) -> Any:
-    from .tutor.mining import mine_game
-
-    seed, samples, screen = job
-    return mine_game(seed, samples=samples, screen=screen)
-
-
 def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     import os
-    from concurrent.futures import ProcessPoolExecutor
 
+    from .tutor.mining import run
     from .tutor.puzzles import MIN_SAMPLES
 
     if args.games < 1:
@@ -88,36 +82,37 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
         raise UsageError(f"--samples must be at least {MIN_SAMPLES}, not {args.samples}")
     workers = args.workers or os.cpu_count() or 1
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    jobs = [(args.seed + g, args.samples, args.screen) for g in range(args.games)]
+    seeds = [args.seed + g for g in range(args.games)]
     start = time.perf_counter()
-    results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        it: Any = pool.map(_mine_one, jobs)
-        if progress:
-            from tqdm.auto import tqdm
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
 
-            it = tqdm(it, total=len(jobs), desc="mine", unit="game", file=sys.stderr)
-        for r in it:
-            results.append(r)
+    def logged(r: Any) -> None:
+        if log is not None:
+            log.write(json.dumps(r.summary()) + "\n")
+            log.flush()
+
+    it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged)  # appends each game's records
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(it, total=len(seeds), desc="mine", unit="game", file=sys.stderr)
+    try:
+        results = list(it)
+    finally:
+        if log is not None:
+            log.close()
     wall = time.perf_counter() - start
-    seen: set[str] = set()
-    records = []
-    for r in results:
-        for key, rec in zip(r.keys, r.records, strict=True):
-            if key not in seen:  # near-duplicates across games
-                seen.add(key)
-                records.append(rec)
+    kept = sum(len(r.records) for r in results)
     cpu = sum(r.cpu for r in results)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as f:
-            f.write("".join(rec + "\n" for rec in records))
-    per_hour = len(records) / (cpu / 3600) if cpu > 0 else 0.0
+    per_hour = kept / (cpu / 3600) if cpu > 0 else 0.0
     data = {"games": args.games, "workers": workers, "decisions": sum(r.decisions for r in results),
-            "screened": sum(r.screened for r in results), "puzzles": len(records), "cpu_seconds": round(cpu, 1),
+            "screened": sum(r.screened for r in results), "puzzles": kept, "cpu_seconds": round(cpu, 1),
             "wall_seconds": round(wall, 1), "puzzles_per_cpu_hour": round(per_hour, 1), "out": args.out}
-    text = (f"{len(records)} puzzles from {args.games} games ({data['decisions']} decisions, "
-            f"{data['screened']} passed the screen) in {wall:.1f} s wall, {cpu:.1f} s CPU: "
+    text = (f"{kept} puzzles from {args.games} games ({data['decisions']} decisions, "
+            f"{data['screened']} searched to the full count) in {wall:.1f} s wall, {cpu:.1f} s CPU: "
             f"{per_hour:.1f} puzzles per CPU-hour" + (f"; appended to {args.out}" if args.out else ""))
+    if not args.out:
+        text = "".join(rec + "\n" for r in results for rec in r.records) + text
     _emit(args, data, text)
     return 0
 
@@ -148,8 +143,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     mn.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
     mn.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     mn.add_argument("--samples", type=int, default=2000, help="sampled deals of the full verification")
-    mn.add_argument("--screen", type=int, default=60, help="sampled deals of the screening search (default 60)")
+    mn.add_argument("--screen", type=int, default=None, metavar="N",
+                    help="deals of the first early look of the sequential search (default 16)")
     mn.add_argument("--out", default=None, metavar="FILE", help="append the puzzle records to this file")
+    mn.add_argument("--log", default=None, metavar="FILE",
+                    help="append one JSON line per game: decisions, searches, puzzles kept, CPU seconds")
     mn.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
     mn.set_defaults(func=cmd_puzzles_mine)

@@ -1,27 +1,104 @@
 """Mining: a short seeded run finds puzzles that parse, state only what the solver sees
-and pass their own verification (small sample counts here; the command insists on 2000)."""
+and pass their own verification (small sample counts here; the command insists on 2000);
+the sequential search, run to its end, is exactly the verification search; records are
+appended whole; near-duplicates already in the file are skipped."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
+from canasta_tutor.actions import format_action
 from canasta_tutor.cli import main
+from canasta_tutor.game import Game
 from canasta_tutor.tutor import puzzles
-from canasta_tutor.tutor.mining import mine_game
+from canasta_tutor.tutor.mining import (
+    _draft,
+    append_records,
+    existing_keys,
+    finish,
+    hopeless,
+    mine_game,
+    puzzle_key,
+    sequential_search,
+)
+
+COMPOSED = Path(__file__).resolve().parent.parent / "puzzles" / "composed.txt"
+
+
+def _searched_puzzle() -> puzzles.Puzzle:
+    text = COMPOSED.read_text(encoding="utf-8")
+    return next(p for p in puzzles.parse_puzzles(text, "composed.txt") if not p.verification.forced)
+
+
+def test_the_sequential_search_run_to_its_end_is_the_verification_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = _searched_puzzle()
+    est, deals, k = sequential_search(p, samples=40, seed=1, checkpoints=())
+    assert deals == 40 and k == len(est) >= 2
+    block = puzzles.estimates_block(est, [est[0].action], 40, 1)
+    assert block == puzzles.compute_verification(p.state(), [est[0].action], 40, 1)
+
+
+def test_hopeless_compares_the_lead_and_its_spread_with_the_margin() -> None:
+    clear = [[100.0 + (i % 3) for i in range(20)], [0.0 + (i % 5) for i in range(20)]]
+    close = [[10.0 + (i % 3) for i in range(20)], [0.0 + (i % 5) for i in range(20)]]
+    assert not hopeless(clear, 2000, 0.0)
+    assert hopeless(close, 2000, 0.0)
+    noisy = [[30.0 + 300 * (i % 2) for i in range(20)], [0.0] * 20]  # lead 180, but the spread is wide
+    assert not hopeless(noisy, 2000, 2.0)
+    assert hopeless([[39.0] * 20, [0.0] * 20], 2000, 5.0)  # no spread: the lead is what it is
+
+
+def test_a_search_stopped_early_gives_nothing_and_counts_its_deals() -> None:
+    p = _searched_puzzle()
+    est, deals, _ = sequential_search(p, samples=2000, seed=1, checkpoints=(4,), z=-1e9)
+    assert est == [] and deals == 4
+
+
+def test_records_are_appended_whole_and_their_keys_read_back(tmp_path: Path) -> None:
+    state = Game().new_initial_state(5)
+    seat = state.actor
+    assert seat is not None
+    draft = _draft(state, seat, 5, 0, format_action(state.legal_actions()[0]))
+    assert draft is not None
+    record = puzzles.format_puzzle(draft)
+    out = tmp_path / "mined.txt"
+    append_records(out, [record])
+    append_records(out, [])
+    keys, ids = existing_keys(out)
+    assert ids == {"m5-0"} and keys == {puzzle_key(draft.state(), seat)}
+    assert keys == {puzzle_key(state, seat)}  # the key of the game's state and of the record agree
+    before = out.read_bytes()
+    append_records(out, [record.replace("m5-0", "m5-1")])
+    assert out.read_bytes().startswith(before)
+    assert [p.id for p in puzzles.load_file(out)] == ["m5-0", "m5-1"]
+    assert oct(os.stat(out).st_mode & 0o777) == "0o644"
 
 
 @pytest.mark.slow
 def test_a_short_mining_run_gives_verified_records(monkeypatch: pytest.MonkeyPatch) -> None:
-    r = mine_game(3, samples=60, screen=12, iterations=4)
+    r = mine_game(3, samples=60, screen=12, iterations=4, rating_seeds=1)
     assert r.decisions > r.screened >= r.verified == len(r.records) >= 1
     monkeypatch.setattr(puzzles, "MIN_SAMPLES", 24)
     for text in r.records:
         p = puzzles.parse_puzzles(text, "mined.txt")[0]
         assert p.source.startswith("mined seed=3 deal=0 ply=")
         assert not p.verification.forced and p.verification.only_move()
+        assert p.rd < 350 and p.themes == puzzles.complete(p, 60).themes
         assert puzzles.verify(p) == []
-    again = mine_game(3, samples=60, screen=12, iterations=4)
+    again = mine_game(3, samples=60, screen=12, iterations=4, rating_seeds=1)
     assert again.records == r.records  # seeded: the same run gives the same puzzles
+    skipped = mine_game(3, samples=60, screen=12, iterations=4, rating_seeds=1, skip=r.keys)
+    assert skipped.records == []  # near-duplicates of kept records are not searched again
+
+
+def test_finish_refuses_a_block_that_fails_the_rule() -> None:
+    p = _searched_puzzle()
+    est, _, _ = sequential_search(p, samples=30, seed=1, checkpoints=())
+    est[1].mean = est[0].mean - 1.0  # a runner-up within the margin
+    assert finish(p, est, 30) is None
 
 
 def test_mine_refuses_a_small_verification(capsys: pytest.CaptureFixture[str]) -> None:

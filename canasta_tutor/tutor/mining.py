@@ -1,50 +1,96 @@
 """Mining puzzles from seeded self-play.
 
 Each game (seed ``seed + g``) plays its first hand with the expert bot at every seat.  At
-every decision with more than one legal move (draw, meld and answer phases), a short
-screening search (:data:`SCREEN_SAMPLES` sampled deals) looks for a clear best move; a
-position that passes the screen is verified in full (:func:`.puzzles.complete`, at least
-2000 sampled deals) and kept only when it passes the only-move rule.  Forced positions
-never reach the screen, and near-duplicates (same solver hand, same pile top and pile
-size, same melds on the table) are dropped.
+every draw or meld decision with more than one legal move, the position is written as a
+draft puzzle record (what the mover sees) and searched exactly as ``canasta-tutor puzzles
+verify`` will search it: the hint's search (:func:`canasta_tutor.hint.analyse`, the wide
+candidate list) on the sampled deals drawn from seed 1, every candidate played out on the
+same deals.  The search is *sequential*: the sampled deals come one after another from the
+same random stream whatever the total, so the first ``n`` deals of the 2000-deal
+verification are the deals of an ``n``-deal search.  At checkpoints (16, 32, 64, ... deals)
+the search stops when the leader's paired lead over the runner-up is clearly too small
+(:func:`hopeless`: the lead plus :data:`SCREEN_Z` standard errors is below the 40-point
+margin).  A position that reaches the full count has, at no extra cost, exactly the
+verification block :func:`.puzzles.compute_verification` computes (with the search's best
+as the solution); it is kept when that block passes the only-move rule.
 
-The screen only saves time: every kept puzzle carries the full verification block, which
-``canasta-tutor puzzles verify`` recomputes.
+The early stop only decides which positions are searched to the end; it never changes a
+figure of a kept puzzle.  Forced positions (one legal move, or one candidate) are never
+searched; near-duplicates (same solver hand, pile top and size, melds and turn) are dropped
+within a game and across the games of a run, and against the records already in the output
+file.  Kept puzzles get their themes from the detectors (:mod:`.themes`) and a starting
+rating from how often weaker solvers find the answer (:mod:`.starting_rating`).
+
+:func:`run` mines games in worker processes and appends each game's records to the output
+file in one ``write`` of whole records as the game finishes, so a run stopped at any time
+leaves a file that loads.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
 
-from ..actions import format_action
+from ..actions import Action
 from ..errors import CanastaError
 from ..game import Game
 from ..observer import observe
 from ..position import format_position
 from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, SEATS, State
-from .puzzles import MARGIN, MIN_SAMPLES, Z95, Puzzle, complete, format_puzzle, parse_puzzles, problems
+from .puzzles import (MARGIN, MIN_SAMPLES, Puzzle, estimates_block, format_puzzle, parse_puzzles,
+                      problems)
 
-SCREEN_SAMPLES = 60
-SCREEN_MARGIN = MARGIN  # the screen asks for the full margin already
+#: Deal counts at which the sequential search may stop a position (below the full count).
+CHECKPOINTS = (16, 32, 64, 128, 256, 512, 1024, 1536)
+SCREEN_Z = 0.0  # stop as soon as the lead falls below the margin at a checkpoint (see hopeless)
+SCREEN_SAMPLES = CHECKPOINTS[0]  # the first look (kept for the command's --screen option)
 MAX_PLIES = 400
+VERIFY_SEED = 1  # the seed of every mined verification block
+
+
+@dataclass
+class Searched:
+    """One searched decision: its phase, candidate count, deals played and the outcome."""
+
+    phase: str
+    verb: str  # the verb of the leader when the search stopped
+    candidates: int
+    deals: int
+    kept: bool
+    cpu: float
+    trace: list[tuple[int, float, float]] = field(default_factory=list)  # (deals, lead, its standard error)
 
 
 @dataclass
 class MineResult:
-    """What one game gave: puzzle records (text), positions screened, CPU seconds."""
+    """What one game gave: puzzle records (text) with their near-duplicate keys, the
+    decisions seen, the positions searched and kept, and CPU seconds."""
 
     seed: int
     records: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
     decisions: int = 0
-    screened: int = 0
-    verified: int = 0
+    screened: int = 0  # positions searched to the full count (they passed every early look)
+    verified: int = 0  # positions kept (the full block passes the only-move rule)
     cpu: float = 0.0
+    searched: list[Searched] = field(default_factory=list)
 
 
-def _key(state: State, seat: int) -> str:
-    """Near-duplicate key: the solver's hand, the pile's top and size, the melds."""
+    def summary(self) -> dict[str, object]:
+        """The game's figures, for a log line: per search its phase, leader's verb, candidates,
+        deals played, whether it was kept and its CPU seconds."""
+        return {"seed": self.seed, "decisions": self.decisions, "full": self.screened, "kept": len(self.records),
+                "cpu": round(self.cpu, 2), "searched": [[s.phase, s.verb, s.candidates, s.deals, int(s.kept),
+                                                         round(s.cpu, 2), s.trace] for s in self.searched]}
+
+
+def puzzle_key(state: State, seat: int) -> str:
+    """Near-duplicate key: the solver's hand, the melds, the turn, the pile's top and size."""
     text = format_position(state, seat)
     keep = [ln for ln in text.splitlines() if ln.startswith((f"{SEATS[seat]}:", "melds", "turn:"))]
     top = state.pile[-1] if state.pile else -1
@@ -60,17 +106,106 @@ def _record(state: State, seat: int, seed: int, ply: int, solution: str) -> str:
                                                                    "  engine: draft"]) + "\n"
 
 
-def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int = SCREEN_SAMPLES,
-              iterations: int = 24) -> MineResult:
-    """Puzzles from the first hand of the game with ``seed``, played by the expert bot."""
+def lead(values: list[list[float]]) -> tuple[float, float]:
+    """The leader's paired lead over the runner-up and the standard error of that difference."""
+    from ..bots.expert import summarize
+
+    est = summarize([(i,) for i in range(len(values))], values)
+    return est[0].mean - est[1].mean, est[1].diff_stderr
+
+
+def hopeless(values: list[list[float]], total: int = MIN_SAMPLES, z: float = SCREEN_Z) -> bool:
+    """True when the full search (``total`` deals) will likely fail the margin: the leader's
+    paired lead over the runner-up now, plus ``z`` times the spread the remaining deals may
+    still move it by (the standard error of the lead times sqrt((total - n) / total)), is
+    below :data:`MARGIN`."""
+    n = len(values[0])
+    gap, se = lead(values)
+    return gap + z * se * math.sqrt(max(0, total - n) / total) < MARGIN
+
+
+def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VERIFY_SEED,
+                      checkpoints: Iterable[int] = CHECKPOINTS, z: float = SCREEN_Z,
+                      trace: list[tuple[int, float, float]] | None = None) -> tuple[list, int, int]:
+    """The verification search of ``draft``'s position, stopped early at a checkpoint when
+    :func:`hopeless`.  Returns (estimates best first, or [] when stopped or not searchable;
+    the deals played; the candidate count).  When it runs to ``samples`` deals the estimates
+    are exactly those of ``analyse(obs, samples, seed)``, the search behind the block."""
+    from ..bots.expert import candidate_actions, playout, summarize
+    from ..bots.sampling import sample_hidden, state_from_observation
+
+    state = draft.state()
+    seat = state.actor
+    assert seat is not None
+    obs = observe(state, seat)
+    if len(obs.legal_actions) == 1:
+        return [], 0, 1
+    root = state_from_observation(obs)
+    cands = candidate_actions(root, seat, wide=True)
+    if len(cands) == 1:
+        return [], 0, 1
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in cands]
+    n = 0
+    for stop in [c for c in checkpoints if c < samples] + [samples]:
+        while n < stop:
+            det = sample_hidden(root, seat, rng)
+            if det is None:  # no consistent deal: the full search would stop short here
+                return [], n, len(cands)
+            for i, a in enumerate(cands):
+                s = det.copy()
+                s.apply_unchecked(a)
+                values[i].append(playout(s, seat))
+            n += 1
+        if trace is not None:
+            gap, se = lead(values)
+            trace.append((n, round(gap, 1), round(se, 1)))
+        if n < samples and hopeless(values, samples, z):
+            return [], n, len(cands)
+    return summarize(cands, values), n, len(cands)
+
+
+def _draft(state: State, seat: int, seed: int, ply: int, solution: str) -> Puzzle | None:
+    try:
+        return parse_puzzles(_record(state, seat, seed, ply, solution), f"m{seed}-{ply}")[0]
+    except CanastaError:  # a position the solver's view cannot state
+        return None
+
+
+def finish(draft: Puzzle, est: list, samples: int, seed: int = VERIFY_SEED, rating_seeds: int = 4) -> Puzzle | None:
+    """The kept puzzle from a full search, or None when its block fails the only-move rule."""
+    from ..actions import format_action
+    from .starting_rating import starting_rating
+    from .themes import detect
+
+    best: Action = est[0].action
+    solution = format_action(best)
+    block = estimates_block(est, [best], samples, seed)
+    state = draft.state()
+    seat = state.actor
+    assert seat is not None
+    p = Puzzle(draft.id, draft.source, draft.objective, [solution], [], [], 1500.0, 350.0, draft.position, block)
+    if problems(p, block):
+        return None
+    p.themes = detect(observe(state, seat), best, state)
+    rating = starting_rating(state, [best], seeds=rating_seeds)
+    p.rating, p.rd = rating.rating, rating.rd
+    return p
+
+
+def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int | None = None, iterations: int = 24,
+              z: float = SCREEN_Z, skip: Iterable[str] = (), rating_seeds: int = 4) -> MineResult:
+    """Puzzles from the first hand of the game with ``seed``, played by the expert bot.
+    ``screen`` (optional) replaces the first checkpoint; ``skip`` holds near-duplicate keys
+    to leave out (records already kept elsewhere)."""
     from ..bots import make_state_policy
-    from ..hint import analyse
 
     start = time.process_time()
     out = MineResult(seed)
+    checkpoints = CHECKPOINTS if screen is None else (screen,) + tuple(c for c in CHECKPOINTS if c > screen)
     policy = make_state_policy("expert", seed=seed, iterations=iterations)
     state = Game().new_initial_state(seed)
-    seen: set[str] = set()
+    seen: set[str] = set(skip)
     ply = 0
     while state.phase not in (HAND_OVER, GAME_OVER) and ply < MAX_PLIES:
         seat = state.actor
@@ -78,31 +213,95 @@ def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int = SCREEN_SAMPLE
         legal = state.legal_actions()
         if len(legal) > 1 and state.phase in (DRAW, MELD):
             out.decisions += 1
-            key = _key(state, seat)
-            if key not in seen:
-                seen.add(key)
-                _, est = analyse(observe(state, seat), samples=screen, seed=seed * 1000 + ply)
-                gap = est[0].mean - est[1].mean if len(est) > 1 else 0.0
-                if len(est) > 1 and gap >= SCREEN_MARGIN and gap - Z95 * est[1].diff_stderr > 0:
+            key = puzzle_key(state, seat)
+            draft = None if key in seen else _draft(state, seat, seed, ply, _any_legal(legal))
+            seen.add(key)
+            if draft is not None:
+                t0 = time.process_time()
+                trace: list[tuple[int, float, float]] = []
+                est, deals, k = sequential_search(draft, samples, VERIFY_SEED, checkpoints, z, trace)
+                kept = None
+                if est:
                     out.screened += 1
-                    kept = _verify(state, seat, seed, ply, format_action(est[0].action), samples)
-                    if kept is not None:
-                        out.records.append(format_puzzle(kept))
-                        out.keys.append(key)
-                        out.verified += 1
+                    kept = finish(draft, est, samples, rating_seeds=rating_seeds)
+                if k > 1:
+                    verb = str(est[0].action[0]) if est else ""
+                    out.searched.append(Searched(state.phase, verb, k, deals, kept is not None,
+                                                 time.process_time() - t0, trace))
+                if kept is not None:
+                    out.records.append(format_puzzle(kept))
+                    out.keys.append(key)
+                    out.verified += 1
         state.apply(policy(state, seat))
         ply += 1
     out.cpu = time.process_time() - start
     return out
 
 
-def _verify(state: State, seat: int, seed: int, ply: int, solution: str, samples: int) -> Puzzle | None:
+def _any_legal(legal: list[Action]) -> str:
+    from ..actions import format_action
+
+    return format_action(legal[0])
+
+
+# ------------------------------------------------------------------ runs
+def existing_keys(path: Path | str) -> tuple[set[str], set[str]]:
+    """The near-duplicate keys and IDs of the records already in ``path`` (empty if none)."""
+    p = Path(path)
+    if not p.exists():
+        return set(), set()
+    keys, ids = set(), set()
+    for z in parse_puzzles(p.read_text(encoding="utf-8"), p.name):
+        state = z.state()
+        assert state.actor is not None
+        keys.add(puzzle_key(state, state.actor))
+        ids.add(z.id)
+    return keys, ids
+
+
+def append_records(path: Path | str, records: list[str]) -> None:
+    """Append whole records with one ``write`` on a file opened for appending, so a process
+    stopped at any moment never leaves half a record."""
+    if not records:
+        return
+    data = "".join("\n" + r for r in records).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        draft = parse_puzzles(_record(state, seat, seed, ply, solution), f"m{seed}-{ply}")[0]
-    except CanastaError:  # a position the solver's view cannot state (e.g. an answer to an ask)
-        return None
-    done = complete(draft, samples, seed=1)
-    return None if problems(done, done.verification) else done
+        written = os.write(fd, data)
+        if written != len(data):  # a regular file takes it all, unless the disk is full
+            raise OSError(f"only {written} of {len(data)} bytes appended to {path}")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
-__all__ = ["mine_game", "MineResult", "SCREEN_SAMPLES"]
+def _job(args: tuple[int, int, int | None, frozenset[str]]) -> MineResult:
+    seed, samples, screen, skip = args
+    return mine_game(seed, samples=samples, screen=screen, skip=skip)
+
+
+def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int | None = None,
+        out: str | None = None, on_game: Callable[[MineResult], None] | None = None) -> Iterator[MineResult]:
+    """Mine the games of ``seeds`` in ``workers`` processes; each game's new records (not
+    near-duplicates of earlier ones, nor of those already in ``out``) are appended to ``out``
+    as the game finishes.  Yields each game's result with only its new records."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    seen, ids = existing_keys(out) if out else (set(), set())
+    skip = frozenset(seen)
+    jobs = [(s, samples, screen, skip) for s in seeds]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for r in pool.map(_job, jobs):
+            fresh = [(k, rec) for k, rec in zip(r.keys, r.records, strict=True)
+                     if k not in seen and rec.split("\n", 1)[0][len("puzzle: "):] not in ids]
+            seen.update(k for k, _ in fresh)
+            r.keys, r.records = [k for k, _ in fresh], [rec for _, rec in fresh]
+            if out:
+                append_records(out, r.records)
+            if on_game is not None:
+                on_game(r)
+            yield r
+
+
+__all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish", "run",
+           "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES"]

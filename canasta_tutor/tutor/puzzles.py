@@ -458,6 +458,12 @@ def compute_verification(state: State, answers: list[Action], samples: int = MIN
     if len(obs.legal_actions) == 1:
         return Verification(True, __version__)
     _, est = analyse(obs, samples=samples, seed=seed, extra=answers[0])
+    return estimates_block(est, answers, samples, seed)
+
+
+def estimates_block(est: list[Any], answers: list[Action], samples: int, seed: int) -> Verification:
+    """The verification block from a search's estimates (best first), as
+    :func:`compute_verification` states it; mining reuses it on its own full searches."""
     best = est[0]
     second = next((e for e in est if e.action not in answers), None)
     if best.action not in answers:
@@ -559,4 +565,5 @@ def to_json(puzzles: Iterable[Puzzle]) -> str:
 
 __all__ = ["Puzzle", "Verification", "PuzzleFormatError", "VerificationError", "parse_puzzles", "format_puzzle",
            "format_puzzles", "load_library", "load_file", "library_dir", "compute_verification", "verify",
-           "problems", "sample", "complete", "estimate_rating", "to_csv", "to_json", "MIN_SAMPLES", "MARGIN"]
+           "problems", "sample", "complete", "estimates_block", "estimate_rating", "to_csv", "to_json", "MIN_SAMPLES",
+           "MARGIN"]
