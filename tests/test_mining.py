@@ -104,3 +104,11 @@ def test_finish_refuses_a_block_that_fails_the_rule() -> None:
 def test_mine_refuses_a_small_verification(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "mine", "--games", "1", "--samples", "100"]) == 2
     assert "--samples must be at least 2000" in capsys.readouterr().err
+
+
+def test_pruning_changes_no_figure_of_a_full_search() -> None:
+    p = _searched_puzzle()
+    pruned, _, _ = sequential_search(p, samples=48, seed=1, checkpoints=(8, 16), z=1e9, prune=-1e9)
+    plain, _, _ = sequential_search(p, samples=48, seed=1, checkpoints=(), prune=None)
+    assert [(e.action, e.mean, e.stderr, e.diff_stderr) for e in pruned] == [
+        (e.action, e.mean, e.stderr, e.diff_stderr) for e in plain]

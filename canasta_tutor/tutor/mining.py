@@ -48,6 +48,7 @@ from .puzzles import (MARGIN, MIN_SAMPLES, Puzzle, estimates_block, format_puzzl
 #: Deal counts at which the sequential search may stop a position (below the full count).
 CHECKPOINTS = (16, 32, 64, 128, 256, 512, 1024, 1536)
 SCREEN_Z = 0.0  # stop as soon as the lead falls below the margin at a checkpoint (see hopeless)
+PRUNE_Z = 3.0  # stop playing out a candidate this many standard errors beyond the margin behind
 SCREEN_SAMPLES = CHECKPOINTS[0]  # the first look (kept for the command's --screen option)
 MAX_PLIES = 400
 VERIFY_SEED = 1  # the seed of every mined verification block
@@ -126,11 +127,17 @@ def hopeless(values: list[list[float]], total: int = MIN_SAMPLES, z: float = SCR
 
 def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VERIFY_SEED,
                       checkpoints: Iterable[int] = CHECKPOINTS, z: float = SCREEN_Z,
-                      trace: list[tuple[int, float, float]] | None = None) -> tuple[list, int, int]:
+                      trace: list[tuple[int, float, float]] | None = None,
+                      prune: float | None = PRUNE_Z) -> tuple[list, int, int]:
     """The verification search of ``draft``'s position, stopped early at a checkpoint when
     :func:`hopeless`.  Returns (estimates best first, or [] when stopped or not searchable;
     the deals played; the candidate count).  When it runs to ``samples`` deals the estimates
-    are exactly those of ``analyse(obs, samples, seed)``, the search behind the block."""
+    are exactly those of ``analyse(obs, samples, seed)``, the search behind the block.
+
+    With ``prune``, a candidate more than the margin behind the leader by ``prune`` standard
+    errors of the paired difference stops being played out while the search may still stop;
+    when the search reaches the full count, the pruned candidates are played out on the deals
+    they missed (the same deals, kept), so the estimates are those of the full search."""
     from ..bots.expert import candidate_actions, playout, summarize
     from ..bots.sampling import sample_hidden, state_from_observation
 
@@ -146,22 +153,37 @@ def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VER
         return [], 0, 1
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
+    deals: list[State] = []
     n = 0
+
+    def play(i: int, det: State) -> None:
+        s = det.copy()
+        s.apply_unchecked(cands[i])
+        values[i].append(playout(s, seat))
+
     for stop in [c for c in checkpoints if c < samples] + [samples]:
         while n < stop:
             det = sample_hidden(root, seat, rng)
             if det is None:  # no consistent deal: the full search would stop short here
                 return [], n, len(cands)
-            for i, a in enumerate(cands):
-                s = det.copy()
-                s.apply_unchecked(a)
-                values[i].append(playout(s, seat))
+            deals.append(det)
+            for i in active:
+                play(i, det)
             n += 1
+        now = [values[i] for i in active]
         if trace is not None:
-            gap, se = lead(values)
+            gap, se = lead(now)
             trace.append((n, round(gap, 1), round(se, 1)))
-        if n < samples and hopeless(values, samples, z):
+        if n < samples and hopeless(now, samples, z):
             return [], n, len(cands)
+        if prune is not None and n < samples:
+            est = summarize([(i,) for i in active], now)
+            behind = {e.action[0] for e in est[2:] if est[0].mean - e.mean - prune * e.diff_stderr > MARGIN}
+            active = [i for i in active if i not in behind]
+    for i in range(len(cands)):  # the pruned candidates, on the deals they missed
+        for det in deals[len(values[i]):]:
+            play(i, det)
     return summarize(cands, values), n, len(cands)
 
 
@@ -284,14 +306,17 @@ def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int 
         out: str | None = None, on_game: Callable[[MineResult], None] | None = None) -> Iterator[MineResult]:
     """Mine the games of ``seeds`` in ``workers`` processes; each game's new records (not
     near-duplicates of earlier ones, nor of those already in ``out``) are appended to ``out``
-    as the game finishes.  Yields each game's result with only its new records."""
-    from concurrent.futures import ProcessPoolExecutor
+    as the game finishes, in the order the games end.  Yields each game's result with only
+    its new records."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     seen, ids = existing_keys(out) if out else (set(), set())
     skip = frozenset(seen)
     jobs = [(s, samples, screen, skip) for s in seeds]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for r in pool.map(_job, jobs):
+        futures = [pool.submit(_job, job) for job in jobs]
+        for done in as_completed(futures):  # as each game ends, so a stopped run loses no finished game
+            r = done.result()
             fresh = [(k, rec) for k, rec in zip(r.keys, r.records, strict=True)
                      if k not in seen and rec.split("\n", 1)[0][len("puzzle: "):] not in ids]
             seen.update(k for k, _ in fresh)
