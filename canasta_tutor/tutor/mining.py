@@ -8,9 +8,11 @@ candidate list) on the sampled deals drawn from seed 1, every candidate played o
 same deals.  The search is *sequential*: the sampled deals come one after another from the
 same random stream whatever the total, so the first ``n`` deals of the 2000-deal
 verification are the deals of an ``n``-deal search.  At checkpoints (16, 32, 64, ... deals)
-the search stops when the leader's paired lead over the runner-up is clearly too small
-(:func:`hopeless`: the lead plus :data:`SCREEN_Z` standard errors is below the 40-point
-margin).  A position that reaches the full count has, at no extra cost, exactly the
+the search stops when the leader's paired lead over the runner-up is unlikely to end at the
+40-point margin (:func:`hopeless`), weighing the chance of a pass against the playouts still
+to go (:func:`stop_z`); meanwhile candidates far behind the leader are left aside
+(``prune``), and played out on the deals they missed if the search reaches the full count.
+A position that reaches the full count has, at no extra cost, exactly the
 verification block :func:`.puzzles.compute_verification` computes (with the search's best
 as the solution); it is kept when that block passes the only-move rule.
 
@@ -32,6 +34,7 @@ import math
 import os
 import random
 import time
+from statistics import NormalDist
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -47,7 +50,10 @@ from .puzzles import (MARGIN, MIN_SAMPLES, Puzzle, estimates_block, format_puzzl
 
 #: Deal counts at which the sequential search may stop a position (below the full count).
 CHECKPOINTS = (16, 32, 64, 128, 256, 512, 1024, 1536)
-SCREEN_Z = 0.0  # stop as soon as the lead falls below the margin at a checkpoint (see hopeless)
+SCREEN_Z: float | None = None  # None: the cost-aware stop of :func:`stop_z`; a number: a fixed z
+#: What a kept puzzle costs on average, in playouts (first measured run: about 54 CPU seconds a
+#: game for one puzzle, at about 1.4 ms a playout); the early stop weighs against it.
+PUZZLE_PRICE = 36_000
 PRUNE_Z = 3.0  # stop playing out a candidate this many standard errors beyond the margin behind
 SCREEN_SAMPLES = CHECKPOINTS[0]  # the first look (kept for the command's --screen option)
 MAX_PLIES = 400
@@ -115,18 +121,35 @@ def lead(values: list[list[float]]) -> tuple[float, float]:
     return est[0].mean - est[1].mean, est[1].diff_stderr
 
 
-def hopeless(values: list[list[float]], total: int = MIN_SAMPLES, z: float = SCREEN_Z) -> bool:
-    """True when the full search (``total`` deals) will likely fail the margin: the leader's
-    paired lead over the runner-up now, plus ``z`` times the spread the remaining deals may
-    still move it by (the standard error of the lead times sqrt((total - n) / total)), is
-    below :data:`MARGIN`."""
+def stop_z(candidates: int, deals: int, total: int = MIN_SAMPLES, price: float = PUZZLE_PRICE) -> float:
+    """The z of the cost-aware early stop: go on while the chance that the position passes is
+    at least what the remaining playouts (``candidates * (total - deals)``) cost as a share of
+    the price of a puzzle (capped at 0.9), so a search continues exactly when it is expected
+    to find puzzles no more dearly than the run does on average.  Early and wide searches
+    must look better than even to go on; late or narrow ones go on at a smaller chance.
+
+    >>> round(stop_z(10, 16), 2), round(stop_z(2, 16), 2), round(stop_z(4, 1024), 2)
+    (-0.13, 1.23, 1.23)
+    """
+    share = min(0.9, max(1e-6, candidates * max(0, total - deals) / price))
+    return -NormalDist().inv_cdf(share)
+
+
+def hopeless(values: list[list[float]], total: int = MIN_SAMPLES, z: float | None = SCREEN_Z) -> bool:
+    """True when the full search (``total`` deals) is not worth finishing: the leader's paired
+    lead over the runner-up now, plus ``z`` times the spread the remaining deals may still move
+    it by (the standard error of the lead times sqrt((total - n) / total)), is below
+    :data:`MARGIN`.  With the lead taken as normal around its current value, the chance that
+    the final lead reaches the margin is then below Phi(-z).  ``z`` None: :func:`stop_z`."""
     n = len(values[0])
     gap, se = lead(values)
+    if z is None:
+        z = stop_z(len(values), n, total)
     return gap + z * se * math.sqrt(max(0, total - n) / total) < MARGIN
 
 
 def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VERIFY_SEED,
-                      checkpoints: Iterable[int] = CHECKPOINTS, z: float = SCREEN_Z,
+                      checkpoints: Iterable[int] = CHECKPOINTS, z: float | None = SCREEN_Z,
                       trace: list[tuple[int, float, float]] | None = None,
                       prune: float | None = PRUNE_Z) -> tuple[list, int, int]:
     """The verification search of ``draft``'s position, stopped early at a checkpoint when
@@ -216,7 +239,7 @@ def finish(draft: Puzzle, est: list, samples: int, seed: int = VERIFY_SEED, rati
 
 
 def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int | None = None, iterations: int = 24,
-              z: float = SCREEN_Z, skip: Iterable[str] = (), rating_seeds: int = 4) -> MineResult:
+              z: float | None = SCREEN_Z, skip: Iterable[str] = (), rating_seeds: int = 4) -> MineResult:
     """Puzzles from the first hand of the game with ``seed``, played by the expert bot.
     ``screen`` (optional) replaces the first checkpoint; ``skip`` holds near-duplicate keys
     to leave out (records already kept elsewhere)."""
@@ -329,4 +352,5 @@ def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int 
 
 
 __all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish", "run",
-           "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES"]
+           "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES",
+           "stop_z", "PUZZLE_PRICE"]
