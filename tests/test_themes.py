@@ -172,6 +172,17 @@ melds NS: KS KC KD
 """
 
 #: theme -> (position, action where it must fire), (position, action where it must not)
+WILD_ADD = """turn: S meld
+pile: 4H 6C 8D
+N: 11
+E: 11
+S: 2H 5D 6S 9C
+W: 11
+melds NS: KS KC KD KS KC; AH AC AD
+melds EW: 5H 5C 5S
+"""
+
+
 CASES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "take-to-open": ((OPEN_TAKE, "take 9 9 9 JK"), (TAKE_OPENED, "take 9 9 9")),
     "take-frozen-pack": ((TAKE_FROZEN, "take J J J"), (TAKE_OPENED, "take 9 9 9")),
@@ -193,6 +204,8 @@ CASES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "top-blocked": ((JOKER_TOP, "draw"), (DEUCE_INSIDE, "draw")),
     "open-with-wild": ((OPEN_TAKE, "take 9 9 9 JK"), (TAKE_OPENED, "take 9 9 9")),
     "forced-move": ((DEUCE_INSIDE, "draw"), (TAKE_OPENED, "draw")),
+    "wild-to-meld": ((WILD_ADD, "add 2 to K"), (HOLD, "add 7")),
+    "one-short-of-canasta": ((WILD_ADD, "add 2 to K"), (WILD_ADD, "add 2 to A")),
 }
 
 

@@ -93,6 +93,10 @@ def _discard_wild(s: Situation) -> bool:
     return s.verb == "discard" and s.action[1] in (JOKER, DEUCE)
 
 
+def _wild_add(s: Situation) -> bool:
+    return s.verb == "add" and s.action[2] in (JOKER, DEUCE)
+
+
 def _stop(s: Situation) -> bool:
     return s.verb == "discard" and s.action[1] == BLACK_THREE
 
@@ -119,6 +123,8 @@ THEMES: dict[str, tuple[str, Detector]] = {
     "top-blocked": ("a black three or a wild card on top blocks the pack", _fact("top-blocks")),
     "open-with-wild": ("use a wild card to take the pack for the minimum", _wild_take),
     "forced-move": ("only one move is legal: know why", _forced),
+    "wild-to-meld": ("add a wild card to a meld", _wild_add),
+    "one-short-of-canasta": ("bring a meld to six cards, one short of a canasta", _fact("one-short")),
 }
 
 
