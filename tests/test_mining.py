@@ -22,6 +22,7 @@ from canasta_tutor.tutor.mining import (
     hopeless,
     mine_game,
     puzzle_key,
+    refresh_themes,
     sequential_search,
 )
 
@@ -112,3 +113,18 @@ def test_pruning_changes_no_figure_of_a_full_search() -> None:
     plain, _, _ = sequential_search(p, samples=48, seed=1, checkpoints=(), prune=None)
     assert [(e.action, e.mean, e.stderr, e.diff_stderr) for e in pruned] == [
         (e.action, e.mean, e.stderr, e.diff_stderr) for e in plain]
+
+
+def test_refresh_themes_sets_what_the_detectors_find_on_mined_records_only() -> None:
+    state = Game().new_initial_state(5)
+    seat = state.actor
+    assert seat is not None
+    draft = _draft(state, seat, 5, 0, format_action(state.legal_actions()[0]))
+    assert draft is not None
+    text = "# a comment stays\n" + puzzles.format_puzzle(draft).replace("themes:", "themes: go-out")
+    new, changed = refresh_themes(text, "mined.txt")
+    assert changed == 1 and new.startswith("# a comment stays\n")
+    p = puzzles.parse_puzzles(new, "mined.txt")[0]
+    assert "go-out" not in p.themes and p.themes == puzzles.complete(p, 24).themes
+    composed = COMPOSED.read_text(encoding="utf-8")
+    assert refresh_themes(composed, "composed.txt") == (composed, 0)

@@ -289,6 +289,30 @@ def _any_legal(legal: list[Action]) -> str:
     return format_action(legal[0])
 
 
+def refresh_themes(text: str, path: str = "<text>") -> tuple[str, int]:
+    """``text`` (a puzzle file) with each mined puzzle's ``themes:`` line set to what the
+    detectors find now (after a detector is added); other lines stay as they are.
+    Returns the text and the number of puzzles whose themes changed."""
+    from .themes import detect
+
+    lines = text.split("\n")
+    changed = 0
+    for p in parse_puzzles(text, path):
+        if not p.source.startswith("mined"):
+            continue
+        state = p.state()
+        assert state.actor is not None
+        themes = detect(observe(state, state.actor), p.answers()[0], state)
+        if themes == p.themes:
+            continue
+        i = p.line - 1
+        while not lines[i].startswith("themes:"):
+            i += 1
+        lines[i] = f"themes: {' '.join(themes)}"
+        changed += 1
+    return "\n".join(lines), changed
+
+
 # ------------------------------------------------------------------ runs
 def existing_keys(path: Path | str) -> tuple[set[str], set[str]]:
     """The near-duplicate keys and IDs of the records already in ``path`` (empty if none)."""
@@ -353,4 +377,4 @@ def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int 
 
 __all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish", "run",
            "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES",
-           "stop_z", "PUZZLE_PRICE"]
+           "stop_z", "PUZZLE_PRICE", "refresh_themes"]
