@@ -1,4 +1,4 @@
-"""What one seat may know: the observation that bots and widgets receive.
+"""What one seat may know: the observation that bots, the search and widgets receive.
 
 An :class:`Observation` holds the seat's own hand and everything public, with
 perfect memory: the whole discard pile (every card in it was seen face up,
@@ -6,7 +6,22 @@ R-INFO-1), the cards known to have gone into each hand with a taken pack, the
 melds, the red threes, every player's card count and the stock count
 (R-INFO-2), the totals and minimums, and the public history of actions (a draw
 from the stock never shows the card).  It never holds another player's hidden
-cards.
+cards.  Beside the card codes it gives the compact facts the bots reason with,
+in the engine's kind counts: ``hand_counts``, ``meld_summary``, ``pile_size``,
+``pile_top``, ``red_three_counts``, ``history_tail``, ``side`` and
+:meth:`~Observation.frozen_for`.
+
+There are two ways to make one, giving the same values:
+
+- :func:`observe` takes a full snapshot (every field copied and the seat's
+  position text formatted): what a bot, the hint or a widget is given;
+- :func:`observe_compact` is what the search builds for every decision of a
+  playout.  It copies the scalars and the legal actions (and, when the seat
+  has a choice, the kind counts and meld summaries the policy reads), and
+  computes every other field when it is first read, from the state's public
+  lists and the seat's own hand (never from the hidden cards), so a decision
+  pays only for what the policy reads.  It is valid until the state changes,
+  and has no position text.
 
 >>> from canasta_tutor import Game
 >>> state = Game().new_initial_state(seed=5)
@@ -15,39 +30,107 @@ cards.
 True
 >>> "N: 11 cards" in obs.position_text
 True
+>>> seat = state.actor
+>>> fast = observe_compact(state, seat)
+>>> fast.hand_counts == observe(state, seat).hand_counts and fast.pile_size == len(state.pile)
+True
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from .cards import CARD_CODE, sort_key
+from dataclasses import FrozenInstanceError
+from typing import Any, Callable, Generic, Sequence, TypeVar, overload
+
+from .cards import CARD_CODE, CARD_KIND, sort_key
 from .options import RuleOptions
 from .scoring import HandResult
 from .state import SEATS, Action, State, seat_index
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
+#: How many of the last public actions ``history_tail`` keeps.
+HISTORY_TAIL = 12
+
+Summary = dict[int, tuple[int, int]]
+
+
+class _Lazy(Generic[T]):
+    """A field that a compact observation computes on first read, from its sources, and keeps
+    (a full snapshot has them all set).  A read of such a field costs a little more than a read of
+    a plain attribute; measured on playouts, computing the kind counts, meld summaries and known
+    cards only when read (at once when the seat has a choice) is the faster trade."""
+
+    def __init__(self, fn: Callable[[Observation], T]) -> None:
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Lazy[T]: ...
+
+    @overload
+    def __get__(self, obj: Observation, owner: type) -> T: ...
+
+    def __get__(self, obj: Observation | None, owner: type) -> _Lazy[T] | T:
+        if obj is None:
+            return self
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
+def _codes(cards: Sequence[int]) -> tuple[str, ...]:
+    return tuple(CARD_CODE[c] for c in cards)
+
+
+def _hand(o: Observation) -> tuple[str, ...]:
+    """The seat's own cards as codes, in display order."""
+    return _codes(sorted((c for k in o._own for c in k), key=sort_key))
+
+
+def _melds(o: Observation) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """Per side, ``{kind: card codes}`` of its melds."""
+    a, b = ({k: _codes(m[0] + m[1]) for k, m in side.items()} for side in o._melds)
+    return a, b
+
+
+def _summary(o: Observation) -> tuple[Summary, Summary]:
+    a, b = o._melds
+    return {k: (len(m[0]), len(m[1])) for k, m in a.items()}, {k: (len(m[0]), len(m[1])) for k, m in b.items()}
+
+
+def _known(o: Observation) -> tuple[tuple[int, ...], ...]:
+    known = list(map(tuple, o._known))
+    known[o.seat] = o.hand_counts
+    return tuple(known)
+
+
+def _no_text(o: Observation) -> str:
+    """The seat's view in position notation (full snapshots only)."""
+    raise AttributeError("a compact observation (observe_compact) has no position text; use observe()")
+
+
 class Observation:
-    """One seat's view of a game.  Every field is public or the seat's own."""
+    """One seat's view of a game.  Every field is public or the seat's own; read-only.
 
+    Made by :func:`observe` (a full snapshot) or :func:`observe_compact` (inside the search).
+    """
+
+    # Set when the observation is made (plain attributes: the policy reads these).
     seat: int
     options: RuleOptions
     phase: str
     actor: int | None
     turn: int
     dealer: int
-    hand: tuple[str, ...]
-    hand_counts: tuple[int, ...]
+    deal_no: int
     hand_sizes: tuple[int, int, int, int]
-    known: tuple[tuple[int, ...], ...]
-    melds: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]
-    meld_summary: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]
-    red_threes: tuple[tuple[str, ...], tuple[str, ...]]
-    pile: tuple[str, ...]
     freeze_at: int
     stock_size: int
-    totals: tuple[int, int]
-    deal_totals: tuple[int, int]
+    pile_size: int
+    pile_top: int  # the kind of the pile's top card; -1 when the pile is empty
     minimums: tuple[int, int]
     initial: tuple[bool, bool]
     asked: int
@@ -57,13 +140,49 @@ class Observation:
     shown: bool
     melded_turn: bool
     took_pack: bool
-    legal_actions: tuple[Action, ...]
-    history: tuple[Action, ...]
-    hand_results: tuple[HandResult, ...]
-    position_text: str
-    deal_no: int = 0
-    first_turn_done: tuple[bool, bool, bool, bool] = (True, True, True, True)
-    has_melded: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    legal_actions: tuple[Action, ...]  # empty when the seat is not to act (full snapshot)
+
+    # Set by observe(); a compact observation computes them on first read (the first three at once
+    # when the seat has a choice: the policy reads them then).
+    hand_counts = _Lazy(lambda o: tuple(map(len, o._own)))  # how many cards of each kind the seat holds
+    meld_summary = _Lazy(_summary)  # per side, {kind: (naturals, wilds)}
+    known = _Lazy(_known)  # per seat, kind counts known in its hand (its own: the whole hand)
+    hand = _Lazy(_hand)
+    melds = _Lazy(_melds)
+    red_threes = _Lazy(lambda o: (_codes(o._red3[0]), _codes(o._red3[1])))
+    red_three_counts = _Lazy(lambda o: (len(o._red3[0]), len(o._red3[1])))
+    pile = _Lazy(lambda o: _codes(o._pile))  # bottom first
+    history = _Lazy(lambda o: tuple(o._history))  # every public action of the game so far
+    history_tail = _Lazy(lambda o: tuple(o._history[-HISTORY_TAIL:]))  # the last HISTORY_TAIL of them
+    hand_results: _Lazy[tuple[HandResult, ...]] = _Lazy(lambda o: tuple(o._hand_results))
+    totals = _Lazy(lambda o: (o._totals[0], o._totals[1]))
+    deal_totals = _Lazy(lambda o: (o._deal_totals[0], o._deal_totals[1]))
+    first_turn_done = _Lazy(lambda o: (o._first[0], o._first[1], o._first[2], o._first[3]))
+    has_melded = _Lazy(lambda o: (o._has_melded[0], o._has_melded[1], o._has_melded[2], o._has_melded[3]))
+    position_text = _Lazy(_no_text)
+
+    # A compact observation's sources: the state's public lists and the seat's own hand.
+    _own: list[list[int]]
+    _known: list[list[int]]
+    _melds: list[dict[int, list[list[int]]]]
+    _red3: list[list[int]]
+    _pile: list[int]
+    _history: list[Action]
+    _hand_results: list[HandResult]
+    _totals: list[int]
+    _deal_totals: list[int]
+    _first: list[bool]
+    _has_melded: list[bool]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return (f"Observation(seat={SEATS[self.seat]!r}, phase={self.phase!r}, turn={SEATS[self.turn]!r}, "
+                f"hand={' '.join(self.hand)!r}, pile_size={self.pile_size})")
 
     @property
     def side(self) -> int:
@@ -78,51 +197,73 @@ class Observation:
         return self.freeze_at >= 0 or not self.initial[side]
 
 
+#: The public fields of an observation, in order.
+FIELDS = (
+    "seat", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_counts", "hand_sizes", "known",
+    "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_top", "freeze_at",
+    "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
+    "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
+    "first_turn_done", "has_melded",
+)
+_SOURCES = ("_own", "_known", "_melds", "_red3", "_pile", "_history", "_hand_results", "_totals",
+            "_deal_totals", "_first", "_has_melded")
+
+
+def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
+    """An observation with every plain field set and the sources of the others."""
+    obs = object.__new__(Observation)
+    h = state.hand_size
+    pile = state.pile
+    object.__setattr__(obs, "__dict__", {
+        "seat": s, "options": state.options, "phase": state.phase, "actor": state.actor, "turn": state.turn,
+        "dealer": state.dealer, "deal_no": state.deal_no, "hand_sizes": (h[0], h[1], h[2], h[3]),
+        "freeze_at": state.freeze_at, "stock_size": len(state.stock), "pile_size": len(pile),
+        "pile_top": CARD_KIND[pile[-1]] if pile else -1,
+        "minimums": (state.minimums[0], state.minimums[1]), "initial": (state.initial[0], state.initial[1]),
+        "asked": state.asked, "answer": state.answer, "must_out": state.must_out, "pending": state.pending,
+        "shown": state.shown, "melded_turn": state.melded_turn, "took_pack": state.took_pack,
+        "legal_actions": legal,
+        "_own": state.hands[s], "_known": state.known, "_melds": state.melds, "_red3": state.red3,
+        "_pile": pile, "_history": state.history,
+        "_hand_results": state.hand_results, "_totals": state.totals, "_deal_totals": state.deal_totals,
+        "_first": state.first_turn_done, "_has_melded": state.has_melded,
+    })
+    return obs
+
+
+def observe_compact(state: State, seat: int, legal: Sequence[Action] | None = None) -> Observation:
+    """The observation of ``seat`` (0..3) for a decision made at once, as the search makes them.
+
+    The same values as :func:`observe` for the seat to act (``legal`` defaults to the state's legal
+    actions, whoever acts), but the card codes, the history and the scores are computed when first
+    read, from the state's public lists and the seat's own hand.  Valid until the state changes;
+    no position text."""
+    actions = tuple(state.legal_actions() if legal is None else legal)
+    obs = _make(state, seat, actions)
+    if len(actions) > 1:  # a choice: the policy reads these
+        d = obs.__dict__
+        d["hand_counts"] = tuple(map(len, state.hands[seat]))
+        a, b = state.melds
+        d["meld_summary"] = ({k: (len(m[0]), len(m[1])) for k, m in a.items()},
+                             {k: (len(m[0]), len(m[1])) for k, m in b.items()})
+    return obs
+
+
 def observe(state: State, seat: int | str) -> Observation:
-    """The observation of ``seat`` (0..3 or N/E/S/W) in ``state``."""
+    """The observation of ``seat`` (0..3 or N/E/S/W) in ``state``: a full snapshot, with the seat's
+    position text."""
     from .position import format_position
 
     s = seat_index(seat)
-    own = sorted((c for k in state.hands[s] for c in k), key=sort_key)
-    actor = state.actor
-    return Observation(
-        seat=s,
-        options=state.options,
-        phase=state.phase,
-        actor=actor,
-        turn=state.turn,
-        dealer=state.dealer,
-        hand=tuple(CARD_CODE[c] for c in own),
-        hand_counts=tuple(len(k) for k in state.hands[s]),
-        hand_sizes=tuple(state.hand_size),  # type: ignore[arg-type]
-        known=tuple(tuple(state.known[i]) if i != s else tuple(len(k) for k in state.hands[s])
-                    for i in range(4)),
-        melds=tuple({k: tuple(CARD_CODE[c] for c in m[0] + m[1]) for k, m in side.items()}
-                    for side in state.melds),  # type: ignore[arg-type]
-        meld_summary=(state.meld_summary(0), state.meld_summary(1)),
-        red_threes=(tuple(CARD_CODE[c] for c in state.red3[0]), tuple(CARD_CODE[c] for c in state.red3[1])),
-        pile=tuple(CARD_CODE[c] for c in state.pile),
-        freeze_at=state.freeze_at,
-        stock_size=len(state.stock),
-        totals=(state.totals[0], state.totals[1]),
-        deal_totals=(state.deal_totals[0], state.deal_totals[1]),
-        minimums=(state.minimums[0], state.minimums[1]),
-        initial=(state.initial[0], state.initial[1]),
-        asked=state.asked,
-        answer=state.answer,
-        must_out=state.must_out,
-        pending=state.pending,
-        shown=state.shown,
-        melded_turn=state.melded_turn,
-        took_pack=state.took_pack,
-        legal_actions=tuple(state.legal_actions()) if actor == s else (),
-        history=tuple(state.history),
-        hand_results=tuple(state.hand_results),
-        position_text=format_position(state, s),
-        deal_no=state.deal_no,
-        first_turn_done=tuple(state.first_turn_done),  # type: ignore[arg-type]
-        has_melded=tuple(state.has_melded),  # type: ignore[arg-type]
-    )
+    obs = _make(state, s, tuple(state.legal_actions()) if state.actor == s else ())
+    for name in FIELDS:  # read every field now, from the state as it is
+        if name != "position_text":
+            getattr(obs, name)
+    d = obs.__dict__
+    for name in _SOURCES:  # then let go of the state's lists
+        del d[name]
+    d["position_text"] = format_position(state, s)
+    return obs
 
 
 class Observer:
@@ -138,4 +279,4 @@ class Observer:
         return f"Observer({SEATS[self.seat]!r})"
 
 
-__all__ = ["Observation", "Observer", "observe"]
+__all__ = ["Observation", "Observer", "observe", "observe_compact", "FIELDS", "HISTORY_TAIL"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from helpers_rules import BLACK_THREE, DEUCE, FIVE, NINE, SEVEN, P
 
 from canasta_tutor.bots.rules_of_thumb import decide, discard_scores, next_player_waiting
-from canasta_tutor.bots.view import view_of_state
+from canasta_tutor.observer import observe_compact
 
 PAIR_POS = """
     dealer: E
@@ -26,7 +26,7 @@ PAIR_POS = """
 
 def _south(text: str):
     state = P(text)
-    return view_of_state(state, 2)
+    return observe_compact(state, 2)
 
 
 def test_keeps_a_natural_pair_against_a_frozen_pack():

@@ -27,11 +27,10 @@ from dataclasses import dataclass
 
 from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
 from ..feasibility import can_go_out
-from ..observer import Observation
+from ..observer import Observation, observe_compact
 from ..state import GAME_OVER, HAND_OVER, State
 from .rules_of_thumb import decide, discard_scores, take_cost
 from .sampling import sample_hidden, state_from_observation
-from .view import view_of_state
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
@@ -97,8 +96,8 @@ def determinize_consistent(state: State, seat: int, rng: random.Random, tries: i
 
 
 def rot_policy(state: State, seat: int) -> tuple:
-    """The rules-of-thumb policy on a state, reading only the seat's view."""
-    return decide(view_of_state(state, seat))[0]
+    """The rules-of-thumb policy on a state, reading only the seat's observation."""
+    return decide(observe_compact(state, seat))[0]
 
 
 def playout(state: State, seat: int) -> float:
@@ -111,7 +110,7 @@ def playout(state: State, seat: int) -> float:
             sides = state.score_hand().sides
             side = seat & 1
             return float(sides[side].total - sides[1 - side].total)
-        state.apply_unchecked(decide(view_of_state(state, actor, legal))[0])
+        state.apply_unchecked(decide(observe_compact(state, actor, legal))[0])
     sides = state.hand_results[-1].sides
     side = seat & 1
     return float(sides[side].total - sides[1 - side].total)
@@ -132,14 +131,14 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
     """The actions worth searching: all when few, else the rules-of-thumb choice and its
     strongest alternatives.  ``wide`` keeps more (for hints)."""
     legal = state.legal_actions()
-    view = view_of_state(state, seat, legal)
-    choice = decide(view)[0]
+    obs = observe_compact(state, seat, legal)
+    choice = decide(obs)[0]
     if len(legal) <= (8 if wide else 5):
         return [choice] + [a for a in legal if a != choice]
     cands = [choice]
     discards = [a for a in legal if a[0] == "discard"]
     if discards:
-        scores = discard_scores(view)
+        scores = discard_scores(obs)
         discards.sort(key=lambda a: (scores.get(a[1], 0.0), a[1]))
         cands += discards[: (5 if wide else 3)]
     takes = [a for a in legal if a[0] == "take"]
@@ -248,14 +247,14 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if state.phase == "meld":
-            view = view_of_state(state, seat, legal)
-            choice = decide(view)[0]
+            obs = observe_compact(state, seat, legal)
+            choice = decide(obs)[0]
             if choice[0] in ("meld", "add"):
                 # meld as the rules of thumb say, or stop here and discard: search the two
                 discards = [a for a in legal if a[0] == "discard"]
                 if not discards or not self.search_melds:
                     return choice
-                scores = discard_scores(view)
+                scores = discard_scores(obs)
                 cands = [choice, min(discards, key=lambda a: (scores.get(a[1], 0.0), a[1]))]
                 if ("ask",) in legal:
                     cands.append(("ask",))

@@ -1,8 +1,10 @@
 """The rules-of-thumb bot: a club player built from named principles.
 
 Each decision returns an action and the principle IDs behind it (see
-:mod:`canasta_tutor.bots.principles`).  The bot sees only a :class:`View`
-of its seat; it never reads hidden cards.
+:mod:`canasta_tutor.bots.principles`).  The bot reads only the
+:class:`~canasta_tutor.observer.Observation` of its seat (its kind counts and
+public facts); it never reads hidden cards.  Inside the search each decision
+reads a compact observation (:func:`~canasta_tutor.observer.observe_compact`).
 
 >>> from canasta_tutor import Game
 >>> from canasta_tutor.observer import observe
@@ -14,15 +16,16 @@ True
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
 from ..feasibility import can_go_out, max_meld_points
 from ..observer import Observation
-from .view import View, view_of_observation
 
 _WILD = (DEUCE, JOKER)
 
 
-def hand_points(hand: list[int]) -> int:
+def hand_points(hand: Sequence[int]) -> int:
     """The count of the cards in a hand (what they cost if the hand ends now)."""
     return sum(n * KIND_VALUES[k] for k, n in enumerate(hand))
 
@@ -32,11 +35,11 @@ def take_cost(a: tuple) -> tuple[int, int]:
     return (a[3] * 2 + a[4], a[2])
 
 
-def side_canastas(v: View, side: int) -> int:
-    return sum(1 for m in v.melds[side].values() if is_canasta(*m))
+def side_canastas(v: Observation, side: int) -> int:
+    return sum(1 for m in v.meld_summary[side].values() if is_canasta(*m))
 
 
-def want_go_out(v: View) -> bool:
+def want_go_out(v: Observation) -> bool:
     """P-GO-OUT / P-KEEP-BUILDING: go out when the opponents are close, the stock is low,
     or our side is not gaining by staying in."""
     side = v.side
@@ -55,25 +58,25 @@ WORTH_STOPPING = 4
 WORTH_FREEZING = 8
 
 
-def next_player_waiting(v: View) -> bool:
+def next_player_waiting(v: Observation) -> bool:
     """Whether the next player could take a pack worth having: it is open to them (not frozen,
     their side has melded) and holds at least :data:`WORTH_STOPPING` cards."""
     return v.freeze_at < 0 and v.initial[1 - v.side] and v.pile_size >= WORTH_STOPPING
 
 
-def discard_scores(v: View) -> dict[int, float]:
+def discard_scores(v: Observation) -> dict[int, float]:
     """Lower is a better discard.  Safety first (P-SAFE-DISCARD), then keeping pairs
     (P-HOLD-PAIRS, more so when the pack is frozen against us and worth taking, since only a
     natural pair takes it) and wild cards, then the points left in hand (P-COUNT-CARDS).
     Stop cards: a black three is the first discard (P-STOP-THREE); when the next player is
     waiting for a big pack and every other discard would feed it, a wild card freezes it
     instead (P-FREEZE)."""
-    hand = v.hand
+    hand = v.hand_counts
     side = v.side
     opp = 1 - side
-    nxt = (v.seat + 1) % 4
-    opp_melds = v.melds[opp]
-    our_melds = v.melds[side]
+    known_next = v.known[(v.seat + 1) % 4]
+    opp_melds = v.meld_summary[opp]
+    our_melds = v.meld_summary[side]
     pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
     waiting = next_player_waiting(v)
     frozen_for_us = v.freeze_at >= 0 or not v.initial[side]
@@ -99,7 +102,7 @@ def discard_scores(v: View) -> dict[int, float]:
         else:
             if pile_open_to_next and k in opp_melds:
                 s += 200.0
-            if v.known[nxt][k]:
+            if known_next[k]:
                 s += 70.0 if v.freeze_at < 0 else 35.0
             if k in our_melds:
                 s += 25.0  # we could add it to our meld instead
@@ -131,21 +134,21 @@ class RulesOfThumbBot:
     name = "rules-of-thumb"
 
     def __call__(self, obs: Observation) -> tuple:
-        return decide(view_of_observation(obs))[0]
+        return decide(obs)[0]
 
     def decide(self, obs: Observation) -> tuple[tuple, list[str]]:
-        return decide(view_of_observation(obs))
+        return decide(obs)
 
 
-def decide(v: View) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision table
-    """The bot's action for a view, with the principles behind it."""
-    legal = v.legal
+def decide(v: Observation) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision table
+    """The bot's action for an observation of the seat to act, with the principles behind it."""
+    legal = v.legal_actions
     if len(legal) == 1:
         return legal[0], []
     phase = v.phase
     if phase == "answer":
         # P-PARTNER-ANSWER: say no while holding many points we could still meld
-        pts = hand_points(v.hand)
+        pts = hand_points(v.hand_counts)
         return (("no",), ["P-PARTNER-ANSWER"]) if pts >= 90 and v.stock_size > 10 else (("yes",), ["P-PARTNER-ANSWER"])
     if phase == "hand_over":
         return ("deal",), []
@@ -155,7 +158,7 @@ def decide(v: View) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision tab
     return _meld_decision(v, legal, side)
 
 
-def _draw_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[str]]:
+def _draw_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[tuple, list[str]]:
     if ("ask",) in legal and want_go_out(v):
         return ("ask",), ["P-ASK-PARTNER"]
     takes = [a for a in legal if a[0] == "take"]
@@ -183,12 +186,12 @@ def _draw_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[
     return ("pass",), []
 
 
-def _meld_decision(v: View, legal: list[tuple], side: int) -> tuple[tuple, list[str]]:  # noqa: C901
+def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[tuple, list[str]]:  # noqa: C901
     melds = [a for a in legal if a[0] in ("meld", "add")]
     discards = [a for a in legal if a[0] == "discard"]
-    hand = v.hand
+    hand = v.hand_counts
     size = v.hand_sizes[v.seat]
-    our = v.melds[side]
+    our = v.meld_summary[side]
     if v.must_out:
         if melds:
             return max(melds, key=lambda a: (_meld_points(a), a)), ["P-GO-OUT"]

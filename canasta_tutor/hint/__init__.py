@@ -51,9 +51,8 @@ from ..bots.expert import Estimate, candidate_actions, search
 from ..bots.sampling import sample_hidden, state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import decide
-from ..bots.view import view_of_state
 from ..errors import IllegalActionError
-from ..observer import Observation
+from ..observer import Observation, observe_compact
 from ..state import State
 from .detectors import BAD, GOOD, Fact, move_facts
 from .refusals import Refusal, refusals
@@ -320,7 +319,7 @@ def _plan(state: State, seat: int, best: tuple, seed: int) -> list[str]:
         legal = s.legal_actions()
         if not legal:
             break
-        a = decide(view_of_state(s, seat, legal))[0]
+        a = decide(observe_compact(s, seat, legal))[0]
         if a[0] in ("draw", "ask"):
             break
         plan.append(format_action(a))

@@ -510,12 +510,12 @@ def estimate_rating(state: State, answers: list[Action]) -> float:
     not, plus up to 200 as the chance that a random legal move is an answer falls (the random
     bot's chance is ``answers / legal``)."""
     from ..bots.rules_of_thumb import decide
-    from ..bots.view import view_of_state
+    from ..observer import observe_compact
 
     legal = state.legal_actions()
     if len(legal) == 1:
         return 1000.0
-    found = decide(view_of_state(state, _actor(state), legal))[0] in answers
+    found = decide(observe_compact(state, _actor(state), legal))[0] in answers
     chance = sum(1 for a in legal if a in answers) / len(legal)
     return (1300.0 if found else 1700.0) + round(200 * (1 - chance))
 
