@@ -192,6 +192,13 @@ class Observation:
     def is_my_turn(self) -> bool:
         return self.actor == self.seat
 
+    def known_of(self, seat: int) -> tuple[int, ...]:
+        """``known[seat]``, without making the whole of ``known`` in a compact observation."""
+        known = self.__dict__.get("known")
+        if known is not None:
+            return known[seat]  # type: ignore[no-any-return]
+        return self.hand_counts if seat == self.seat else tuple(self._known[seat])
+
     def frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen against ``side`` (R-FRZ-1..3)."""
         return self.freeze_at >= 0 or not self.initial[side]

@@ -28,6 +28,7 @@ def _states(seed: int, options: str = ""):
 def test_compact_observation_equals_the_full_snapshot(seed: int, options: str) -> None:
     for state, seat in _states(seed, options):
         full, fast = observe(state, seat), observe_compact(state, seat)
+        assert all(fast.known_of(i) == full.known_of(i) == full.known[i] for i in range(4))
         for name in FIELDS:
             if name != "position_text":
                 assert getattr(fast, name) == getattr(full, name), name

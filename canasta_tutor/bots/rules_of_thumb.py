@@ -74,9 +74,10 @@ def discard_scores(v: Observation) -> dict[int, float]:
     hand = v.hand_counts
     side = v.side
     opp = 1 - side
-    known_next = v.known[(v.seat + 1) % 4]
-    opp_melds = v.meld_summary[opp]
-    our_melds = v.meld_summary[side]
+    known_next = v.known_of((v.seat + 1) % 4)
+    summary = v.meld_summary
+    opp_melds = summary[opp]
+    our_melds = summary[side]
     pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
     waiting = next_player_waiting(v)
     frozen_for_us = v.freeze_at >= 0 or not v.initial[side]
