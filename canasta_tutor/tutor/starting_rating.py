@@ -65,9 +65,9 @@ def _random(state: State, seat: int, seed: int) -> Action:
 
 def _rules_of_thumb(state: State, seat: int, seed: int) -> Action:
     from ..bots.rules_of_thumb import decide
-    from ..bots.view import view_of_state
+    from ..observer import observe_compact
 
-    return decide(view_of_state(state, seat, state.legal_actions()))[0]
+    return decide(observe_compact(state, seat, state.legal_actions()))[0]
 
 
 def _hint(samples: int) -> Callable[[State, int, int], Action]:
