@@ -65,14 +65,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 2 if problems else 0
 
 
-def cmd_assign(args: argparse.Namespace) -> int:
-    from .tutor.assignments.notebook import write_course
-
+def _load_or_report(file: str) -> Assignment | None:
+    """The assignment in ``file``, or None after printing its problems on stderr."""
     try:
-        assignment = load_assignment(args.file)
+        return load_assignment(file)
     except AssignmentFormatError as e:
         for p in e.problems:
             print(p, file=sys.stderr)
+        return None
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    from .tutor.assignments.notebook import write_course
+
+    assignment = _load_or_report(args.file)
+    if assignment is None:
         return 2
     written = write_course(assignment, Path(args.course), force=args.force)
     if getattr(args, "json", False):
@@ -89,11 +96,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from .tutor.assignments.regrade import grade_course, gradebook_scores, record_attempts
     from .tutor.progress import ProgressStore, course_path
 
-    try:
-        assignment = load_assignment(args.file)
-    except AssignmentFormatError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
+    assignment = _load_or_report(args.file)
+    if assignment is None:
         return 2
     course = Path(args.course)
     if not course.is_dir():

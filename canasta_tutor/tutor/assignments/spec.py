@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import CanastaError
-from ..lessons.loader import _jsonschema
+from ..lessons.loader import _Checker, _cut, _jsonschema, toml_problem
 from ..lessons.locate import format_field, locate
 from ..lessons.model import Lesson, Problem
 from ..puzzles import Puzzle
@@ -159,21 +159,6 @@ def schema() -> dict[str, Any]:
     return data
 
 
-def _cut(text: str, n: int = 200) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-class _Checker:
-    def __init__(self, text: str, file: str) -> None:
-        self.text = text
-        self.file = file
-        self.problems: list[Problem] = []
-
-    def add(self, path: list[str | int], message: str) -> None:
-        self.problems.append(Problem(self.file, locate(self.text, path) or 1, format_field(path), _cut(message, 300)))
-
-
 def _schema_problems(data: Any, chk: _Checker) -> None:
     validator = _jsonschema().Draft202012Validator(schema())
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
@@ -204,10 +189,7 @@ def _check(text: str, file: str, lessons: list[Lesson] | None,
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column \d+\)", str(e))
-        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else max(1, len(text.splitlines())))
-        msg = str(e).split(" (at line")[0].split(" (at end of document)")[0]
-        return None, [Problem(file, line, "", f"not valid TOML: {msg}")]
+        return None, [toml_problem(e, text, file)]
     _schema_problems(data, chk)
     if chk.problems:
         return None, chk.problems

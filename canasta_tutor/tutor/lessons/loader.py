@@ -127,16 +127,21 @@ def _schema_problems(data: Any, chk: _Checker) -> frozenset[int] | None:
     return None if whole else frozenset(bad)
 
 
+def toml_problem(err: tomllib.TOMLDecodeError, text: str, file: str) -> Problem:
+    """A TOML syntax error as one problem, at its line (shared by every TOML content file)."""
+    m = re.search(r"\(at line (\d+), column \d+\)", str(err))
+    line = getattr(err, "lineno", None) or (int(m.group(1)) if m else max(1, len(text.splitlines())))
+    msg = str(err).split(" (at line")[0].split(" (at end of document)")[0]
+    return Problem(file, line, "", f"not valid TOML: {msg}")
+
+
 def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None = None) -> list[Problem]:
     """Every problem of a lesson file's text that can be found without playing it."""
     chk = _Checker(text, file)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column \d+\)", str(e))
-        line = getattr(e, "lineno", None) or (int(m.group(1)) if m else max(1, len(text.splitlines())))
-        msg = str(e).split(" (at line")[0].split(" (at end of document)")[0]
-        chk.problems.append(Problem(file, line, "", f"not valid TOML: {msg}"))
+        chk.problems.append(toml_problem(e, text, file))
         return chk.problems
     bad_levels = _schema_problems(data, chk)
     if bad_levels is None:
