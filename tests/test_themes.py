@@ -181,6 +181,57 @@ W: 11
 melds NS: KS KC KD KS KC; AH AC AD
 melds EW: 5H 5C 5S
 """
+KEEP_MELD = """turn: S meld melded
+pile: 6D 6C 9D
+N: 11
+E: 11
+S: 4C 7D
+W: 11
+melds NS: 4S 4H 4H 4D 2D; AH AC AD
+melds EW: 5H 5C 5S
+melded-before: N S
+"""
+BIGGER_MELD = """turn: S meld melded
+pile: 6D 6C 9D
+N: 11
+E: 11
+S: 8D KC
+W: 11
+melds NS: 8H 8D 8C; KS KD KC JK
+melds EW: 5H 5C 5S
+melded-before: N S
+"""
+NEW_MELD = """turn: S meld
+pile: 4H 6C 8D
+N: 11
+E: 11
+S: JH JD 2S 5H 9C
+W: 11
+melds NS: AH AC AD
+melds EW: 5H 5C 5S
+melded-before: N S
+"""
+SMALL_PACK = """turn: S draw
+pile: 9S 5S
+N: 11
+E: 11
+S: 4H 8H 8C
+W: 11
+melds NS: 5H 5D 5C
+melds EW: 7S 7D 7C
+melded-before: N E
+"""
+ALL_FEED = """turn: S meld
+pile: QD 7S JD
+N: 3
+E: 4
+S: 5D 7D 7D KD
+W: 8
+melds NS: 4H 4H 4D
+melds EW: 5S 5H 5D 5C 5C; 7H 7H 7C; KS KH KD KC 2S
+melded-before: N E S W
+"""
+ONE_SAFE = ALL_FEED.replace("S: 5D 7D 7D KD", "S: 5D 7D 7D KD 9C")
 
 
 CASES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
@@ -206,7 +257,25 @@ CASES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "forced-move": ((DEUCE_INSIDE, "draw"), (TAKE_OPENED, "draw")),
     "wild-to-meld": ((WILD_ADD, "add 2 to K"), (HOLD, "add 7")),
     "one-short-of-canasta": ((WILD_ADD, "add 2 to K"), (WILD_ADD, "add 2 to A")),
+    "keep-meld-card": ((KEEP_MELD, "discard 7"), (KEEP_MELD, "discard 4")),
+    "new-meld": ((NEW_MELD, "meld J J 2"), (MINIMUM, "meld A A A")),
+    "decline-the-pack": ((SMALL_PACK, "draw"), (SMALL_PACK, "take 5")),
+    "spare-near-canasta": ((ALL_FEED, "discard 7"), (ALL_FEED, "discard K")),
 }
+
+#: more places a theme must stay silent: (theme, position, action)
+MORE_SILENT = [
+    ("keep-meld-card", BIGGER_MELD, "discard K"),  # lets go of the card for the bigger meld
+    ("keep-meld-card", LAST_CARD, "discard 6"),  # going out keeps nothing
+    ("new-meld", NEW_MELD, "discard 5"),
+    ("decline-the-pack", DEUCE_INSIDE, "draw"),  # the pack cannot be taken: drawing is no choice
+    ("spare-near-canasta", ONE_SAFE, "discard 7"),  # the nine feeds nobody: that is the safe discard
+    ("spare-near-canasta", TAKE_FROZEN, "draw"),
+]
+#: more places a theme must fire
+MORE_FIRING = [
+    ("keep-meld-card", BIGGER_MELD, "discard 8"),  # keeps the king for the four-card meld of kings
+]
 
 
 def test_every_theme_has_cases() -> None:
@@ -224,3 +293,13 @@ def test_theme_fires_where_it_holds(theme: str) -> None:
 def test_theme_silent_where_it_does_not(theme: str) -> None:
     _, (pos, action) = CASES[theme]
     assert theme not in themes(pos, action)
+
+
+@pytest.mark.parametrize(("theme", "pos", "action"), MORE_SILENT)
+def test_theme_silent_elsewhere(theme: str, pos: str, action: str) -> None:
+    assert theme not in themes(pos, action)
+
+
+@pytest.mark.parametrize(("theme", "pos", "action"), MORE_FIRING)
+def test_theme_fires_elsewhere(theme: str, pos: str, action: str) -> None:
+    assert theme in themes(pos, action)

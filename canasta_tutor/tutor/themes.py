@@ -101,6 +101,58 @@ def _stop(s: Situation) -> bool:
     return s.verb == "discard" and s.action[1] == BLACK_THREE
 
 
+def _meld_size(obs: Observation, side: int, kind: int) -> int:
+    """Cards in ``side``'s meld of ``kind`` (0 when it has none)."""
+    naturals, wilds = obs.meld_summary[side].get(kind, (0, 0))
+    return int(naturals + wilds)
+
+
+def _next_seat(obs: Observation) -> int:
+    return (obs.seat + 1) % len(obs.hand_sizes)
+
+
+def _natural_discards(obs: Observation) -> list[int]:
+    return [a[1] for a in obs.legal_actions if a[0] == "discard" and a[1] < DEUCE]
+
+
+def _keep_meld_card(s: Situation) -> bool:
+    """The discard leaves a card in hand that fits a meld of the side better than the one let go:
+    the discarded rank has no meld of the side, or a smaller one than a rank kept."""
+    if s.verb != "discard" or s.action[1] >= DEUCE or "goes-out" in s.facts:
+        return False
+    k = s.action[1]
+    left = list(s.obs.hand_counts)
+    left[k] -= 1
+    gone = _meld_size(s.obs, s.obs.side, k)
+    return any(n > 0 and j != k and _meld_size(s.obs, s.obs.side, j) > gone
+               for j, n in enumerate(left[:DEUCE]))
+
+
+def _new_meld(s: Situation) -> bool:
+    """A new meld of a rank the side has not melded yet, after its initial meld."""
+    return (s.verb == "meld" and bool(s.obs.initial[s.obs.side])
+            and s.action[1] not in s.obs.meld_summary[s.obs.side])
+
+
+def _decline_pack(s: Situation) -> bool:
+    return s.verb == "draw" and any(a[0] == "take" for a in s.obs.legal_actions)
+
+
+def _spare_near_canasta(s: Situation) -> bool:
+    """Every natural discard matches a meld the next player may take the pack onto, and the
+    answer feeds a smaller one than another discard would bring to six or seven cards."""
+    o = s.obs
+    nxt = _next_seat(o)
+    side = nxt & 1  # the side of a seat, as the observation counts sides
+    if s.verb != "discard" or s.action[1] >= DEUCE or o.freeze_at >= 0 or not o.initial[side]:
+        return False
+    options = _natural_discards(o)
+    if not all(k in o.meld_summary[side] for k in options):
+        return False
+    fed = _meld_size(o, side, s.action[1])
+    return any(5 <= _meld_size(o, side, j) <= 6 and _meld_size(o, side, j) > fed for j in options)
+
+
 #: Theme name -> (what it means, detector).
 THEMES: dict[str, tuple[str, Detector]] = {
     "take-to-open": ("take the pack to make the side's initial meld", _take_to_open),
@@ -125,6 +177,11 @@ THEMES: dict[str, tuple[str, Detector]] = {
     "forced-move": ("only one move is legal: know why", _forced),
     "wild-to-meld": ("add a wild card to a meld", _wild_add),
     "one-short-of-canasta": ("bring a meld to six cards, one short of a canasta", _fact("one-short")),
+    "keep-meld-card": ("discard the card your melds need least; keep the one that builds a meld", _keep_meld_card),
+    "new-meld": ("start a meld of a new rank: more ways to a canasta, fewer points left in hand", _new_meld),
+    "decline-the-pack": ("draw from the stock although the pack could be taken", _decline_pack),
+    "spare-near-canasta": ("when every discard feeds the next player, feed the meld furthest from a canasta",
+                           _spare_near_canasta),
 }
 
 
