@@ -15,7 +15,7 @@ import pytest
 
 from canasta_tutor.tutor.lessons.runner import DEMO, LevelRun
 from canasta_tutor.tutor.lessons.loader import parse_lesson
-from canasta_tutor.tutor.progress import ENV_VAR, Attempt, ProgressStore, ProgressStoreError, default_path
+from canasta_tutor.tutor.progress import ENV_VAR, Attempt, ProgressStore, ProgressStoreError, default_path, read_foreign
 
 
 def test_stars_per_level_per_learner_keep_the_best(tmp_path: Path) -> None:
@@ -211,12 +211,12 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
     path = tmp_path / "old.sqlite3"
     _v1_store(path)
     with ProgressStore(path) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert store.integrity() == "ok"
         (old,) = store.attempts("ada")
         assert (old["lesson"], old["level"], old["stars"], old["seed"]) == ("freezing", "one", 2, 3)
         assert old["actions"][0] == {"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": ""}
-        assert len(old["uid"]) == 32 and old["themes"] == [] and old["assignment"] == ""
+        assert len(old["uid"]) == 32 and old["themes"] == [] and old["assignment"] == "" and old["mode"] == ""
         assert store.stars_for("ada") == {("freezing", "one"): 2}
         # the new parts work on the migrated file
         store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", themes=["frozen-pack"],
@@ -225,6 +225,33 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
         assert store.class_members("monday") == ["ada", "bob"]
     with ProgressStore(path) as store:   # reopening does not migrate again
         assert store.attempts()[0]["uid"] == old["uid"]
+
+
+def _v2_store(path: Path) -> None:
+    """A version 2 store (no ``mode``) with one puzzle attempt."""
+    with ProgressStore(path) as store:
+        store.record(Attempt("ada", "puzzles", "c01", "passed", kind="puzzle", themes=["frozen-pack"],
+                             actions=[{"kind": "action", "text": "draw"}]))
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE attempts DROP COLUMN mode")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+
+
+def test_a_version_2_store_is_migrated_and_its_attempts_have_no_mode(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite3"
+    _v2_store(path)
+    rows, _ = read_foreign(path)  # read as it is, without writing
+    assert rows[0]["mode"] == "" and rows[0]["level"] == "c01"
+    with ProgressStore(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.integrity() == "ok"
+        store.record(Attempt("ada", "puzzles", "c02", "failed", kind="puzzle", mode="timed"))
+        assert [(a["level"], a["mode"]) for a in store.attempts("ada")] == [("c01", ""), ("c02", "timed")]
+    with ProgressStore(tmp_path / "course.sqlite3") as course:  # the mode travels with a merge
+        assert course.merge_from(path) == 2
+        assert [a["mode"] for a in course.attempts()] == ["", "timed"]
 
 
 def test_students_classes_and_the_attempts_fields(tmp_path: Path) -> None:

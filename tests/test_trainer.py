@@ -340,7 +340,8 @@ def test_refusal_without_an_action():
 def test_a_click_from_the_last_puzzle_is_stale_on_the_next():
     t = table("c03-black-three-stops")
     rev = t.view()["rev"]
-    t.handle({"intent": "next"})
+    t.handle({"intent": "next"})  # gives the open puzzle up
+    t.handle({"intent": "next"})  # and goes on
     assert t.view()["rev"] > rev
     before = t.run.puzzle.id
     t.handle({"intent": "draw", "rev": rev})  # drawn on the old puzzle: ignored
@@ -369,3 +370,62 @@ def test_the_hints_comparison_of_a_move_with_a_given_answer():
     assert (again.value, again.gap) == (alt.value, alt.gap)  # deterministic for a seed
     with pytest.raises(IllegalActionError):
         compare(obs, parse_action("take 9 9 9"), parse_action("discard 3"))
+
+
+# ------------------------------------------------------------------ giving up
+def test_giving_up_is_saved_and_rated_as_a_miss(store):
+    now = [1000.0]
+    t = trainer(store=store, learner="cy", clock=lambda: now[0])
+    t.next("c03-black-three-stops")
+    t.hint()
+    now[0] += 12.5
+    v = t.give_up()
+    assert v.status == MISSED and not v.correct and "discard 3" in v.text
+    assert "verification" in v.explanation or t.run.puzzle.verification.forced
+    (row,) = store.attempts("cy")
+    assert (row["status"], row["hints"], row["tries"], row["mode"]) == ("failed", 1, 0, "rated")
+    assert [a["kind"] for a in row["actions"]] == ["hint"]
+    assert row["started"].endswith("16:40.000+00:00") and row["finished"].endswith("16:52.500+00:00")
+    # rated exactly as a wrong answer (a loss: a hint does not soften a miss)
+    other = trainer(learner="cy")
+    other.next("c03-black-three-stops")
+    other.play("discard 7")
+    assert t.learner == other.learner and t.ratings["c03-black-three-stops"] == other.ratings["c03-black-three-stops"]
+    assert row["rating_after"] < row["rating_before"]
+    assert {r["theme"]: (r["tried"], r["solved"]) for r in t.summary()}["stop-card"] == (1, 0)
+    with pytest.raises(TrainerError, match="already missed"):
+        t.give_up()
+    # replayed from the store like any miss
+    again = trainer(store=store, learner="cy")
+    assert round(again.learner.rating, 1) == row["rating_after"] and len(again.history) == 1
+
+
+def test_moving_on_without_giving_up_saves_nothing(store):
+    t = trainer(store=store, learner="di")
+    t.next("c03-black-three-stops")
+    t.next("c01-frozen-by-wild-card")
+    assert store.attempts("di") == [] and t.learner.rating == 1500.0
+
+
+def test_giving_up_ends_a_streak():
+    t = trainer()
+    t.set_theme("complete-canasta")
+    t.start_streak()
+    t.give_up()
+    assert t.streak == 0 and t.run is not None and t.run.status == MISSED
+    with pytest.raises(TrainerError, match="streak is over"):
+        t.next()
+
+
+def test_skip_by_click_gives_up_then_goes_on(store):
+    t = PuzzleTable(trainer(store=store, learner="ed"), puzzle="c03-black-three-stops")
+    text = t.handle({"intent": "next"})
+    assert text.startswith("Given up. The answer was discard 3")
+    panel = t.panel()
+    assert panel["status"] == "missed" and panel["correct"] is False and panel["change"] < 0
+    assert panel["solution"] == "discard 3" and t.view()["message"] == text
+    assert {r["theme"]: r["tried"] for r in panel["summary"]}["stop-card"] == 1
+    assert t.handle({"intent": "give_up"}) == "This puzzle is over: click Next puzzle."
+    assert t.handle({"intent": "next"}).startswith("Puzzle ") and t.panel()["status"] == "open"
+    assert t.handle({"intent": "give_up"}).startswith("Given up.")
+    assert [a["status"] for a in store.attempts("ed")] == ["failed", "failed"]

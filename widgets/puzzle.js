@@ -3,7 +3,8 @@
 // Python composes this module after table.js: the card table below the puzzle panel is
 // table.js's own render() on the same model (the synced `view`), not a copy of it.  This
 // part draws the synced `puzzle` dict (plain text and numbers from Python, every text
-// escaped here) and sends intents: {intent: "next"}, {intent: "theme", theme},
+// escaped here) and sends intents: {intent: "next"} (on an open puzzle: give it up),
+// {intent: "theme", theme},
 // {intent: "streak", on}.  The learner plays the answer on the table by clicks; Python
 // judges it.  Stable hooks for tests: .cp-root[data-status][data-puzzle], .cp-verdict[data-correct],
 // .cp-explanation, .cp-rating[data-rating], .cp-change[data-change], .cp-streak[data-count],
@@ -63,7 +64,9 @@ function renderPuzzle({ model, el }) {
     const open = panel.querySelector(".cp-summary");
     if (open) summaryOpen = open.open;
     const hints = p.hints.length ? `<ul class="cp-hints">${p.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
-    const next = p.streak.on && p.streak.over ? "" : `<button type="button" class="cp-primary" data-cp="next">${p.open ? "Skip" : "Next puzzle"}</button>`;
+    const next = p.streak.on && p.streak.over ? "" : (p.open
+      ? `<button type="button" data-cp="next" title="Show the answer: the puzzle counts as missed">Give up</button>`
+      : `<button type="button" class="cp-primary" data-cp="next">Next puzzle</button>`);
     panel.dataset.status = p.status;
     panel.dataset.puzzle = p.id;
     panel.innerHTML = `<div class="cp-bar"><span class="cp-id">Puzzle <b>${esc(p.id)}</b> \u00b7 rated ${esc(p.puzzle_rating)}</span>`

@@ -7,7 +7,7 @@ save is one transaction in WAL mode, so a process killed during a save loses
 nothing saved before it, and the file always opens cleanly.  A file that is not
 a progress store gives one clear :class:`ProgressStoreError`.
 
-What it holds (schema version 2; a version 1 file is migrated when opened):
+What it holds (schema version 3; a version 1 or 2 file is migrated when opened):
 
 - ``learners``: the students, by name (a login or nbgrader's student id), with
   an optional display name;
@@ -16,8 +16,10 @@ What it holds (schema version 2; a version 1 file is migrated when opened):
   -- ``lesson="puzzles"``, ``level=<puzzle id>`` -- or an assignment item:
   ``kind``), with its start and end, the result (``status``: passed means
   solved), the stars, the hints, the learner's rating before and after, the
-  item's themes and the assignment it belonged to; ``uid`` names it across
-  files, so merging a student's store into the course's twice adds nothing;
+  item's themes and the assignment it belonged to, and for a puzzle the trainer's
+  ``mode`` (``rated``, ``streak`` or ``timed``; empty for other items and for
+  attempts saved before version 3); ``uid`` names it across files, so merging
+  a student's store into the course's twice adds nothing;
 - ``attempt_actions``: what happened in the attempt, in order: the learner's
   accepted actions, refused ones with the engine's rule and reason, legal but
   wrong ones (played: a puzzle's wrong answer, or a move after which a level
@@ -50,7 +52,7 @@ from ..errors import CanastaError
 
 #: ``PRAGMA application_id`` of a progress store ("CnTu")
 APPLICATION_ID = 0x436E5475
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ENV_VAR = "CANASTA_TUTOR_PROGRESS"
 #: the store's file name inside a course folder (:func:`course_path`)
 COURSE_FILE = "progress.sqlite3"
@@ -125,6 +127,11 @@ CREATE UNIQUE INDEX attempts_by_uid ON attempts (uid);
 CREATE INDEX attempts_by_item ON attempts (lesson, level)
 """
 
+# what version 3 adds to version 2 (also run on a new file)
+_V3 = """
+ALTER TABLE attempts ADD COLUMN mode TEXT NOT NULL DEFAULT ''
+"""
+
 _MIGRATE_1_TO_2 = """
 ALTER TABLE learners ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE attempts ADD COLUMN uid TEXT NOT NULL DEFAULT '';
@@ -169,6 +176,7 @@ class Attempt:
     themes: list[str] = field(default_factory=list)
     assignment: str = ""
     uid: str = ""
+    mode: str = ""  # a puzzle's trainer mode: rated, streak or timed
 
 
 def default_path() -> Path:
@@ -251,7 +259,7 @@ class ProgressStore:
             c.execute("PRAGMA journal_mode = WAL")
             with self._transaction():
                 if c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                    for statement in _statements(_SCHEMA) + _statements(_V2):
+                    for statement in _statements(_SCHEMA) + _statements(_V2) + _statements(_V3):
                         c.execute(statement)
                     c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -273,6 +281,11 @@ class ProgressStore:
                 for statement in _statements(_MIGRATE_1_TO_2):
                     c.execute(statement)
                 c.execute("PRAGMA user_version = 2")
+                version = 2
+            if version == 2:
+                for statement in _statements(_V3):
+                    c.execute(statement)
+                c.execute("PRAGMA user_version = 3")
 
     def _transaction(self) -> "_Transaction":
         return _Transaction(self.conn)
@@ -346,11 +359,12 @@ class ProgressStore:
         uid = attempt.uid or uuid.uuid4().hex
         cur = c.execute(
             "INSERT INTO attempts (learner_id, kind, lesson, level, seed, started, finished, status, stars, "
-            "tries, par, hints, rating_before, rating_after, uid, themes, assignment) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "tries, par, hints, rating_before, rating_after, uid, themes, assignment, mode) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (lid, attempt.kind, attempt.lesson, attempt.level, attempt.seed, attempt.started or now,
              attempt.finished or now, attempt.status, attempt.stars, attempt.tries, attempt.par, attempt.hints,
-             attempt.rating_before, attempt.rating_after, uid, " ".join(attempt.themes), attempt.assignment))
+             attempt.rating_before, attempt.rating_after, uid, " ".join(attempt.themes), attempt.assignment,
+             attempt.mode))
         aid = int(cur.lastrowid or 0)
         c.executemany("INSERT INTO attempt_actions (attempt_id, n, kind, text, rule, reason) VALUES (?,?,?,?,?,?)",
                       [(aid, n, a.get("kind", "action"), a.get("text", ""), a.get("rule", "") or "",
@@ -383,7 +397,8 @@ class ProgressStore:
                                      hints=r["hints"], actions=actions.get(r["id"], []), kind=r["kind"],
                                      started=r["started"], finished=r["finished"],
                                      rating_before=r["rating_before"], rating_after=r["rating_after"],
-                                     themes=r["themes"].split(), assignment=r["assignment"], uid=r["uid"]),
+                                     themes=r["themes"].split(), assignment=r["assignment"], uid=r["uid"],
+                                     mode=r["mode"]),
                              lid, now)
             if class_name:
                 cid = self._class_id(class_name)
@@ -487,13 +502,15 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
 
 def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
     """Every attempt of the store at ``path`` and their actions, read without writing to it (a
-    version 1 file is read as it is; its attempts get a ``uid`` made from their contents)."""
+    version 1 file is read as it is; its attempts get a ``uid`` made from their contents; an
+    attempt from before version 3 has an empty ``mode``)."""
     if not path.is_file():
         raise ProgressStoreError(f"no progress store at {str(path)!r}")
     conn = _open_read_only(path)
     try:
         version = _check_header(conn, path)
         extra = "" if version >= 2 else ", '' AS uid, '' AS themes, '' AS assignment"
+        extra += "" if version >= 3 else ", '' AS mode"
         cur = conn.execute(f"SELECT a.*{extra}, l.name AS learner FROM attempts a "
                            "JOIN learners l ON l.id = a.learner_id ORDER BY a.id")
         names = [d[0] for d in cur.description]

@@ -13,8 +13,11 @@ Intents (every message is checked here; anything else is refused with a notice):
   ``take``, ``meld``, ``add``, ``discard``, ``ask``, ``go_out``, ``yes``, ``no``),
   ``play`` (typed), ``rule``, ``four_colour``;
 - ``hint``: the puzzle's next hint (the themes, then the kind of move); it counts;
-- ``next``: the next puzzle; ``theme`` with ``theme`` (a theme name, or ``""`` for all);
-  ``streak`` with ``on`` (true or false).
+- ``give_up``: give up the open puzzle (saved and rated as a miss; the answer is shown);
+- ``next``: the next puzzle; on a puzzle still open it gives it up first and shows the
+  answer (the widget's Skip button), and a second ``next`` goes on;
+- ``theme`` with ``theme`` (a theme name, or ``""`` for all); ``streak`` with ``on``
+  (true or false).
 
 :meth:`PuzzleTable.panel` is the puzzle's side of the view: plain text (the widget
 escapes it), numbers and theme names only.
@@ -43,7 +46,7 @@ from .trainer import OPEN, Trainer, TrainerError, Verdict
 #: the card table's intents passed to the session (the play buttons are judged)
 TABLE_INTENTS = frozenset(("toggle", "select", "clear", "rule", "four_colour"))
 PLAY_INTENTS = frozenset(("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "play"))
-PUZZLE_INTENTS = frozenset(("hint", "next", "theme", "streak"))
+PUZZLE_INTENTS = frozenset(("hint", "next", "give_up", "theme", "streak"))
 #: buttons of the card table that a puzzle does not use
 HIDDEN_BUTTONS = ("undo", "new_hand")
 OBJECTIVE = "Find the best move for your side this hand"
@@ -116,6 +119,14 @@ class PuzzleTable:
             if self.run.over:
                 return self._notice("This puzzle is over: click Next puzzle.")
             return t.hint()
+        if name in ("give_up", "next") and not self.run.over:
+            v = t.give_up()
+            self.verdicts.append(v)
+            s = self.session
+            s.message, s.message_kind, s.message_rule = v.text, "error", None
+            return v.text
+        if name == "give_up":
+            return self._notice("This puzzle is over: click Next puzzle.")
         if name == "theme":
             theme = msg.get("theme")
             if not isinstance(theme, str) or (theme and theme not in THEMES):

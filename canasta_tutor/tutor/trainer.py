@@ -15,13 +15,21 @@ every wrong answer explained, Glicko-2 ratings, streaks and a per-theme summary.
   number, a legal one by the hint's comparison with the answer on the same sampled
   deals (:func:`canasta_tutor.hint.compare`), the puzzle's own verification figures and
   its note.
+- **Giving up:** :meth:`Trainer.give_up` (the widget's Skip button) ends the open puzzle
+  as a miss with no move tried and shows the answer with its proof; it is saved and rated
+  like any miss.  Moving on without it (:meth:`Trainer.next` on an open puzzle, a new
+  theme) leaves the puzzle unsaved and unrated, as on lichess a puzzle left before any
+  move or a look at the solution counts for nothing.
 - **Rating:** each finished puzzle is one Glicko-2 rating period for the learner and the
-  puzzle (:mod:`.rating`): solved is a win, a miss a loss, solved after a hint a draw.
+  puzzle (:mod:`.rating`): solved is a win, a miss (given up included) a loss, solved
+  after a hint a draw.
 - **Saving:** each finished puzzle is an attempt in the progress store
   (``kind="puzzle"``, ``lesson="puzzles"``, ``level=<puzzle id>``), with its start and
   end, the hints used, every move tried (an ``attempt_actions`` row: ``action`` when
   right, ``wrong`` with the hint's reason, ``refused`` with the engine's rule and reason),
-  the puzzle's themes and the learner's rating before and after.  Ratings are not stored apart:
+  the puzzle's themes, the trainer's ``mode`` (``rated`` or ``streak``) and the learner's
+  rating before and after.  A given-up attempt is ``failed`` with no move tried (``tries``
+  0).  Ratings are not stored apart:
   :func:`replay_ratings` recomputes every learner's and puzzle's rating from the saved
   attempts, the same way the trainer computed them.
 
@@ -62,6 +70,8 @@ KIND = "puzzle"
 WINDOW = 150.0  # rating points either side of the learner for the first look
 START = Rating(1500.0, 350.0, 0.06)
 OPEN, SOLVED, MISSED = "open", "solved", "missed"
+#: modes whose attempts are saved but leave every rating alone (see :mod:`.timed`)
+UNRATED_MODES = frozenset(("timed",))
 
 #: explain(state, seat, tried, answer, seed) -> why ``tried`` is worse than ``answer`` (words)
 ExplainFn = Callable[[State, int, Action, Action, int], str]
@@ -205,6 +215,15 @@ class PuzzleRun:
         return self._finish(Verdict(text, MISSED, False, f"Not allowed: {text or 'that move'}. The answer was "
                                     f"{answer}.", explanation, rule=err.rule, legal=False))
 
+    def give_up(self) -> Verdict:
+        """The solver gives up: a miss with no move tried; the answer is shown with the
+        puzzle's verification figures and its note."""
+        if self.over:
+            raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}: go on to the next one")
+        answer = format_action(self.expected()[0])
+        explanation = " ".join(x for x in (self._proof(), self._note()) if x)
+        return self._finish(Verdict("", MISSED, False, f"Given up. The answer was {answer}.", explanation))
+
     def hint(self) -> str:
         """The next hint: the puzzle's themes in words, then the kind of move that solves it."""
         if self.over:
@@ -255,11 +274,14 @@ def _stamp(t: float) -> str:
 def replay_ratings(attempts: Sequence[dict[str, Any]], puzzles: Sequence[Puzzle]
                    ) -> tuple[dict[str, Rating], dict[str, Rating]]:
     """Every learner's and puzzle's rating after the saved puzzle attempts (oldest first):
-    learners start at 1500 (deviation 350), puzzles at their library rating."""
+    learners start at 1500 (deviation 350), puzzles at their library rating.  Attempts of an
+    unrated mode (:data:`UNRATED_MODES`) change nothing."""
     learners: dict[str, Rating] = {}
     ratings = {p.id: Rating(p.rating, p.rd) for p in puzzles}
     for a in attempts:
         if a.get("kind") != KIND or a.get("lesson") != LESSON or a.get("level") not in ratings:
+            continue
+        if a.get("mode") in UNRATED_MODES:
             continue
         who, pid = str(a["learner"]), str(a["level"])
         me, it = learners.get(who, START), ratings[pid]
@@ -377,6 +399,11 @@ class Trainer:
     def stop_streak(self) -> None:
         self.streak_mode = False
 
+    @property
+    def mode(self) -> str:
+        """The mode saved with each attempt: ``streak`` or ``rated``."""
+        return "streak" if self.streak_mode else "rated"
+
     # ------------------------------------------------------------ solving
     def _current(self) -> PuzzleRun:
         if self.run is None:
@@ -398,6 +425,17 @@ class Trainer:
 
     def hint(self) -> str:
         return self._current().hint()
+
+    def give_up(self) -> Verdict:
+        """Give up the current puzzle: it is saved (not solved, with the time spent and the hints
+        used) and rated as a loss, exactly as a wrong answer.  This is lichess's choice: a puzzle
+        whose solution the solver asks to see counts as failed, because otherwise skipping the
+        hard puzzles would keep a rating above the solver's strength and the puzzles' ratings
+        would never learn that they are hard; the answer shown after giving up is then a lesson,
+        not a free pass."""
+        v = self._current().give_up()
+        self._finished()
+        return v
 
     def _finished(self) -> None:
         run = self._current()
@@ -424,7 +462,7 @@ class Trainer:
                        hints=len(run.hints), actions=[dict(t) for t in run.tried], started=_stamp(run.started),
                        finished=_stamp(run.finished if run.finished is not None else self.clock()),
                        rating_before=round(before.rating, 1), rating_after=round(after.rating, 1),
-                       themes=list(run.puzzle.themes))
+                       themes=list(run.puzzle.themes), mode=self.mode)
 
     # ------------------------------------------------------------ results
     def summary(self) -> list[dict[str, Any]]:
@@ -491,4 +529,4 @@ class ThemeOverview:
 
 
 __all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",
-           "hint_explanation", "LESSON", "KIND", "WINDOW", "OPEN", "SOLVED", "MISSED"]
+           "hint_explanation", "LESSON", "KIND", "WINDOW", "OPEN", "SOLVED", "MISSED", "UNRATED_MODES"]
