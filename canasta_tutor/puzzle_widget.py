@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import html
 import sqlite3
+import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -57,12 +59,14 @@ def front_end() -> tuple[str, str]:
 
 class PuzzleTrainer(anywidget.AnyWidget):
     """Puzzles near your rating, by clicks: ``PuzzleTrainer()``, ``PuzzleTrainer(theme="frozen-pack")``,
-    ``PuzzleTrainer(streak=True)``.
+    ``PuzzleTrainer(streak=True)``, ``PuzzleTrainer(timed=True)`` (three minutes; or a number of
+    seconds, 30 to 600: see :mod:`canasta_tutor.tutor.timed`).
 
     ``learner`` names whose attempts and rating are saved; ``store`` is a
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in the user's data
     folder; ``None`` keeps everything in memory); ``puzzles`` the library (default: the
-    package's); ``seed`` the choice of puzzles; ``puzzle`` opens one puzzle by its ID.
+    package's); ``seed`` the choice of puzzles; ``puzzle`` opens one puzzle by its ID; ``clock``
+    the time in seconds (tests give a fake one).
     """
 
     _esm = front_end()[0]
@@ -74,11 +78,12 @@ class PuzzleTrainer(anywidget.AnyWidget):
 
     def __init__(self, theme: str | None = None, learner: str = "learner", store: Any = _DEFAULT,
                  puzzles: list[Puzzle] | None = None, seed: int = 0, puzzle: str | None = None,
-                 streak: bool = False, explain: ExplainFn | None = hint_explanation, **kwargs: Any) -> None:
+                 streak: bool = False, explain: ExplainFn | None = hint_explanation, timed: bool | float = False,
+                 clock: Callable[[], float] = time.time, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store = ProgressStore() if store is _DEFAULT else store
-        trainer = Trainer(puzzles, learner, self.store, explain, seed)
-        self.table = PuzzleTable(trainer, theme=theme, puzzle=puzzle, streak=streak)
+        trainer = Trainer(puzzles, learner, self.store, explain, seed, clock)
+        self.table = PuzzleTable(trainer, theme=theme, puzzle=puzzle, streak=streak, timed=timed)
         self._sent: dict[str, Any] = {}
         self.on_msg(self._on_msg)
         self._sync()

@@ -87,3 +87,51 @@ def test_static_html_shows_the_solvers_view_only():
     for seat in "NEW":  # the other hands are card backs only
         block = re.split(r'class="ct-(?:seat |center")', page.split(f'data-seat="{seat}"', 1)[1], maxsplit=1)[0]
         assert "ct-back" in block and "data-card" not in block, seat
+
+
+def test_timed_mode_by_messages_with_pythons_clock(tmp_path):
+    now = [5000.0]
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        w = widget(store=store, learner="ada", clock=lambda: now[0])
+        assert w.puzzle["timed"] == {"on": False}
+        for bad in ({"intent": "timed", "on": "yes"}, {"intent": "timed", "on": True, "seconds": 5},
+                    {"intent": "timed", "on": True, "seconds": True}, {"intent": "timed", "on": True, "seconds": "9"}):
+            w.handle(bad)
+            assert w.puzzle["timed"] == {"on": False} and w.puzzle["notice"], bad
+        assert w.handle({"intent": "timed", "on": True, "seconds": 60}).startswith("A timed run: 60 seconds")
+        tm = w.puzzle["timed"]
+        assert tm["on"] and not tm["over"] and tm["remaining"] == 60.0 and tm["score"] == 0
+        assert w.view["buttons"]["hint"]["ok"] is False
+        assert w.handle({"intent": "hint"}).startswith("Not available in timed mode")
+        assert w.handle({"intent": "theme", "theme": "stop-card"}).startswith("Not available in timed mode")
+        # solve the puzzle on the table by typed moves: the next one is served at once
+        first = w.puzzle["id"]
+        for step in w.table.run.puzzle.solution:
+            text = w.handle({"intent": "play", "text": step, "rev": w.view["rev"]})
+        assert text.startswith(("Solved", "Right")) and w.puzzle["timed"]["score"] == 1
+        assert w.puzzle["id"] != first and w.puzzle["status"] == "open" and w.puzzle["timed"]["last_correct"] is True
+        # skip: a miss, ten seconds off
+        now[0] += 5.0
+        assert w.handle({"intent": "next"}).endswith("(-10 s)")
+        assert w.puzzle["timed"]["misses"] == 1 and w.puzzle["timed"]["remaining"] == 45.0
+        # the browser's countdown says zero too early: Python's clock decides
+        assert w.handle({"intent": "tick"}) == "45 seconds left." and not w.puzzle["timed"]["over"]
+        now[0] += 45.0
+        w.handle({"intent": "tick"})
+        tm = w.puzzle["timed"]
+        assert tm["over"] and tm["ended"] == "time" and tm["remaining"] == 0.0 and w.puzzle["open"] is False
+        assert all(not b["ok"] for b in w.view["buttons"].values())
+        assert w.handle({"intent": "draw", "rev": w.view["rev"]}).startswith("Time is up: 1 solved, 1 missed")
+        assert [(a["mode"], a["status"]) for a in store.attempts("ada")] == [("timed", "passed"), ("timed", "failed")]
+        assert "timed run: Time is up" in w.status()
+        # back to rated puzzles
+        w.handle({"intent": "timed", "on": False})
+        assert w.puzzle["timed"] == {"on": False} and w.puzzle["status"] == "open"
+        assert w.puzzle["rating"] == 1500  # timed puzzles leave the rating alone
+
+
+def test_a_timed_widget_from_the_start():
+    w = widget(timed=90)
+    assert w.puzzle["timed"]["on"] and w.puzzle["timed"]["seconds"] == 90.0
+    js = asset_path("puzzle.js").read_text(encoding="utf-8")
+    assert 'intent: "tick"' in js and 'intent: "timed", on: true' in js and "cp-clock" in js

@@ -6,7 +6,10 @@
 // escaped here) and sends intents: {intent: "next"} (on an open puzzle: give it up),
 // {intent: "theme", theme},
 // {intent: "streak", on}.  The learner plays the answer on the table by clicks; Python
-// judges it.  Stable hooks for tests: .cp-root[data-status][data-puzzle], .cp-verdict[data-correct],
+// judges it.  Timed mode: {intent: "timed", on}; the clock counts down here from Python's
+// `remaining` and, at zero, sends {intent: "tick"}: Python's own clock decides (a .cp-clock
+// whose data-over is "true" is Python's word).  Stable hooks for tests: .cp-clock[data-remaining],
+// .cp-score[data-score], .cp-root[data-status][data-puzzle], .cp-verdict[data-correct],
 // .cp-explanation, .cp-rating[data-rating], .cp-change[data-change], .cp-streak[data-count],
 // select.cp-theme, button[data-cp], .cp-summary tr[data-theme].
 
@@ -43,6 +46,31 @@ function streakHTML(p) {
     + `<button type="button" data-cp="${s.over ? "streak-on" : "streak-off"}">${s.over ? "New streak" : "Leave the streak"}</button>`;
 }
 
+function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function timedHTML(p) {
+  const tm = p.timed;
+  if (!tm.on) return `<button type="button" data-cp="timed-on" title="Three minutes: solve as many puzzles as you can, from easy to hard; a miss costs time">Timed run</button>`;
+  const clock = `<span class="cp-clock${tm.over ? " cp-clock-over" : ""}" data-remaining="${esc(Math.ceil(tm.remaining))}" data-over="${tm.over ? "true" : "false"}" role="timer" aria-label="Time left">${esc(clockText(tm.remaining))}</span>`;
+  const score = `<span class="cp-score" data-score="${esc(tm.score)}">Solved <b>${esc(tm.score)}</b> · missed ${esc(tm.misses)} · combo ${esc(tm.combo)}</span>`;
+  const buttons = tm.over
+    ? `<button type="button" class="cp-primary" data-cp="timed-on">Again</button> <button type="button" data-cp="timed-off">Back to rated puzzles</button>`
+    : `<button type="button" data-cp="next" title="A miss: costs ${esc(tm.penalty)} seconds">Skip</button> <button type="button" data-cp="timed-off">Stop</button>`;
+  return `${clock} ${score} ${buttons}`;
+}
+
+function timedResultHTML(p) {
+  const tm = p.timed;
+  const last = tm.last ? `<div class="cp-last ${tm.last_correct ? "cp-right" : "cp-wrong"}">${esc(tm.last)}</div>` : "";
+  if (!tm.over) return last;
+  const why = tm.ended === "time" ? "Time is up" : tm.ended === "done" ? "Every puzzle of the run is played" : "Stopped";
+  const best = tm.best_rating == null ? "" : `, the hardest rated ${esc(tm.best_rating)}`;
+  return `${last}<div class="cp-timed-result" data-score="${esc(tm.score)}" role="status">${esc(why)}: <b>${esc(tm.score)}</b> solved, ${esc(tm.misses)} missed, best combo ${esc(tm.best_combo)}${best}.</div>`;
+}
+
 function summaryHTML(p) {
   if (!p.summary.length) return "";
   const rows = p.summary.map((r) => `<tr data-theme="${esc(r.theme)}"><td>${esc(r.meaning || r.theme)}</td><td class="cp-num">${esc(r.solved)} / ${esc(r.tried)}</td><td class="cp-num">${esc(Math.round(r.share * 100))}%</td><td class="cp-num">${esc(r.puzzle_rating)}</td></tr>`).join("");
@@ -64,7 +92,8 @@ function renderPuzzle({ model, el }) {
     const open = panel.querySelector(".cp-summary");
     if (open) summaryOpen = open.open;
     const hints = p.hints.length ? `<ul class="cp-hints">${p.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
-    const next = p.streak.on && p.streak.over ? "" : (p.open
+    const timed = p.timed && p.timed.on;
+    const next = timed || (p.streak.on && p.streak.over) ? "" : (p.open
       ? `<button type="button" data-cp="next" title="Show the answer: the puzzle counts as missed">Give up</button>`
       : `<button type="button" class="cp-primary" data-cp="next">Next puzzle</button>`);
     panel.dataset.status = p.status;
@@ -72,13 +101,33 @@ function renderPuzzle({ model, el }) {
     panel.innerHTML = `<div class="cp-bar"><span class="cp-id">Puzzle <b>${esc(p.id)}</b> \u00b7 rated ${esc(p.puzzle_rating)}</span>`
       + `<span class="cp-rating-box">${ratingHTML(p)}</span>`
       + `<label class="cp-filter">Theme <select class="cp-theme" aria-label="Only puzzles of one theme">${themeOptions(p)}</select></label>`
-      + `<span class="cp-streak-box">${streakHTML(p)}</span>${next}</div>`
-      + verdictHTML(p) + hints
+      + (timed ? "" : `<span class="cp-streak-box">${streakHTML(p)}</span>`) + `<span class="cp-timed-box">${timedHTML(p)}</span>${next}</div>`
+      + (timed ? timedResultHTML(p) : "") + verdictHTML(p) + hints
       + (p.notice ? `<div class="cp-notice" role="status">${esc(p.notice)}</div>` : "")
       + summaryHTML(p);
     const s = panel.querySelector(".cp-summary");
     if (s && summaryOpen) s.open = true;
+    deadline = timed && !p.timed.over ? performance.now() + p.timed.remaining * 1000 : null;
+    ticked = false;
   }
+
+  // the countdown: drawn here, decided in Python (at zero the browser asks; Python's clock answers)
+  let deadline = null;
+  let ticked = false;
+  function tick() {
+    if (deadline === null) return;
+    const left = (deadline - performance.now()) / 1000;
+    const c = panel.querySelector(".cp-clock");
+    if (c) {
+      c.textContent = clockText(left);
+      c.dataset.remaining = String(Math.max(0, Math.ceil(left)));
+    }
+    if (left <= 0 && !ticked) {
+      ticked = true;
+      model.send({ intent: "tick" });
+    }
+  }
+  const timer = setInterval(tick, 250);
 
   function onClick(ev) {
     const rule = ev.target.closest(".ct-rule-link");
@@ -89,6 +138,8 @@ function renderPuzzle({ model, el }) {
     if (what === "next") model.send({ intent: "next" });
     else if (what === "streak-on") model.send({ intent: "streak", on: true });
     else if (what === "streak-off") model.send({ intent: "streak", on: false });
+    else if (what === "timed-on") model.send({ intent: "timed", on: true });
+    else if (what === "timed-off") model.send({ intent: "timed", on: false });
   }
 
   function onChange(ev) {
@@ -105,6 +156,7 @@ function renderPuzzle({ model, el }) {
   model.on("change:puzzle", draw);
   draw();
   return () => {
+    clearInterval(timer);
     model.off("change:puzzle", draw);
     panel.removeEventListener("click", onClick);
     panel.removeEventListener("change", onChange);

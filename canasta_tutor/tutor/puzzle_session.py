@@ -17,7 +17,12 @@ Intents (every message is checked here; anything else is refused with a notice):
 - ``next``: the next puzzle; on a puzzle still open it gives it up first and shows the
   answer (the widget's Skip button), and a second ``next`` goes on;
 - ``theme`` with ``theme`` (a theme name, or ``""`` for all); ``streak`` with ``on``
-  (true or false).
+  (true or false);
+- ``timed`` with ``on`` (true or false) and optionally ``seconds`` (30 to 600): a timed run
+  (:mod:`.timed`); while it runs, a finished puzzle is followed at once by the next, ``next``
+  gives up the puzzle on the table (a miss), and there are no hints, themes or streaks;
+- ``tick``: the browser's countdown reached zero; Python looks at its own clock and ends the
+  run when the time is up (the browser's clock is never trusted).
 
 :meth:`PuzzleTable.panel` is the puzzle's side of the view: plain text (the widget
 escapes it), numbers and theme names only.
@@ -41,12 +46,13 @@ from ..state import SEAT_NAMES, SEATS
 from .events import ActionEvent, RefusedEvent
 from .session import TableSession
 from .themes import THEMES
-from .trainer import OPEN, Trainer, TrainerError, Verdict
+from .timed import MAX_SECONDS, MIN_SECONDS, SECONDS, TimedRun
+from .trainer import OPEN, PuzzleRun, Trainer, TrainerError, Verdict
 
 #: the card table's intents passed to the session (the play buttons are judged)
 TABLE_INTENTS = frozenset(("toggle", "select", "clear", "rule", "four_colour"))
 PLAY_INTENTS = frozenset(("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "play"))
-PUZZLE_INTENTS = frozenset(("hint", "next", "give_up", "theme", "streak"))
+PUZZLE_INTENTS = frozenset(("hint", "next", "give_up", "theme", "streak", "timed", "tick"))
 #: buttons of the card table that a puzzle does not use
 HIDDEN_BUTTONS = ("undo", "new_hand")
 OBJECTIVE = "Find the best move for your side this hand"
@@ -56,22 +62,25 @@ class PuzzleTable:
     """A trainer played at a card table: one puzzle at a time."""
 
     def __init__(self, trainer: Trainer, theme: str | None = None, puzzle: str | None = None,
-                 streak: bool = False, four_colour: bool = False) -> None:
+                 streak: bool = False, four_colour: bool = False, timed: bool | float = False) -> None:
         self.trainer = trainer
         self.four_colour = four_colour
         self.notice = ""
         self.verdicts: list[Verdict] = []
+        self.timed: TimedRun | None = None
+        self.timed_last: tuple[str, bool] | None = None  # a timed run's last verdict and whether it was right
         if theme:
             trainer.set_theme(theme)
-        if streak:
+        if timed:
+            self.timed = TimedRun(trainer, SECONDS if timed is True else float(timed))
+        elif streak:
             trainer.start_streak()
         else:
             trainer.next(puzzle)
         self.session = self._open()
 
     def _open(self) -> TableSession:
-        run = self.trainer.run
-        assert run is not None
+        run = self.run
         self.verdicts = []
         s = TableSession(state=run.puzzle.state(), seat=SEATS[run.seat], four_colour=self.four_colour)
         old = getattr(self, "session", None)
@@ -81,7 +90,12 @@ class PuzzleTable:
 
     @property
     def run(self) -> Any:
-        return self.trainer.run
+        """The puzzle on the table: the timed run's while one is on, else the trainer's."""
+        return self.timed.run if self.timed is not None else self.trainer.run
+
+    @property
+    def judge(self) -> Trainer | TimedRun:
+        return self.timed if self.timed is not None else self.trainer
 
     # ------------------------------------------------------------ intents
     def handle(self, msg: Any) -> str:
@@ -102,6 +116,8 @@ class PuzzleTable:
                     self.four_colour = bool(msg["on"])
                 return self.session.handle(msg)
             if name in PLAY_INTENTS:
+                if self.timed is not None and self.timed.check():
+                    return self._notice(self._timed_over())
                 if self.run.over:
                     return self._notice("This puzzle is over: click Next puzzle.")
                 return self._play(msg)
@@ -115,6 +131,8 @@ class PuzzleTable:
 
     def _puzzle_intent(self, name: str, msg: dict[str, Any]) -> str:
         t = self.trainer
+        if name in ("timed", "tick") or self.timed is not None:
+            return self._timed_intent(name, msg)
         if name == "hint":
             if self.run.over:
                 return self._notice("This puzzle is over: click Next puzzle.")
@@ -145,6 +163,52 @@ class PuzzleTable:
             return self._next()
         return self._next()
 
+    def _timed_intent(self, name: str, msg: dict[str, Any]) -> str:
+        timed = self.timed
+        if name == "timed":
+            on, seconds = msg.get("on"), msg.get("seconds", SECONDS)
+            if not isinstance(on, bool):
+                return self._notice("'on' must be true or false.")
+            if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
+                    or not MIN_SECONDS <= seconds <= MAX_SECONDS):
+                return self._notice(f"'seconds' must be a number from {MIN_SECONDS} to {MAX_SECONDS}.")
+            if timed is not None:
+                timed.stop()
+            if not on:
+                self.timed = None
+                return self._next()
+            self.trainer.stop_streak()
+            self.timed = TimedRun(self.trainer, float(seconds))
+            self.timed_last = None
+            self.session = self._open()
+            return f"A timed run: {seconds:g} seconds. Solve as many as you can; a miss costs {self.timed.penalty:g} s."
+        if timed is None:  # a tick with no timed run: nothing to do
+            return ""
+        if name == "tick":
+            return self._timed_over() if timed.check() else f"{timed.remaining():.0f} seconds left."
+        if timed.check():
+            return self._notice(self._timed_over())
+        if name in ("next", "give_up"):
+            return self._timed_verdict(timed.give_up())
+        return self._notice("Not available in timed mode: stop the timed run first.")
+
+    def _timed_over(self) -> str:
+        assert self.timed is not None
+        return self.timed.status()[len("timed run: "):]
+
+    def _timed_verdict(self, v: Verdict) -> str:
+        """A finished puzzle of a timed run: the next one goes on the table at once, and the
+        verdict is the panel's last line (the whole verdict stays when the run is over)."""
+        assert self.timed is not None
+        text = v.text + ("" if v.correct else f" (-{self.timed.penalty:g} s)")
+        self.timed_last = (text, v.correct)
+        self.verdicts = [v]
+        if not self.timed.over:
+            self.session = self._open()
+            self.verdicts = []
+        self.session.message, self.session.message_kind = text, "ok" if v.correct else "error"
+        return text
+
     def _next(self) -> str:
         self.trainer.next()
         self.session = self._open()
@@ -152,16 +216,19 @@ class PuzzleTable:
 
     def _play(self, msg: dict[str, Any]) -> str:
         s = self.session
+        run: PuzzleRun = self.run
         first = len(s.events)
         text = s.handle(msg)
         for e in s.events[first:]:
-            if self.run.over:
+            if run.over:
                 break
-            if isinstance(e, RefusedEvent) and e.seat == SEATS[self.run.seat]:
-                self.verdicts.append(self.trainer.refused(e.action, IllegalActionError(e.rule, e.reason,
-                                                                                       e.action or None)))
-            elif isinstance(e, ActionEvent) and e.seat == SEATS[self.run.seat] and e.action[0] != "deal":
-                self.verdicts.append(self.trainer.play(e.action))
+            if isinstance(e, RefusedEvent) and e.seat == SEATS[run.seat]:
+                self.verdicts.append(self.judge.refused(e.action, IllegalActionError(e.rule, e.reason,
+                                                                                     e.action or None)))
+            elif isinstance(e, ActionEvent) and e.seat == SEATS[run.seat] and e.action[0] != "deal":
+                self.verdicts.append(self.judge.play(e.action))
+        if self.timed is not None and run.over and self.verdicts:
+            return self._timed_verdict(self.verdicts[-1])
         if self.verdicts and len(s.events) > first:
             v = self.verdicts[-1]
             text = v.text
@@ -175,11 +242,13 @@ class PuzzleTable:
         v = self.session.view()
         buttons = {k: dict(b) for k, b in v["buttons"].items() if k not in HIDDEN_BUTTONS}
         if "hint" in buttons:
-            buttons["hint"].update(ok=not self.run.over, rule=None,
-                                   title="A hint for this puzzle (it counts: a solve after a hint scores half)")
-        if self.run.over:
+            buttons["hint"].update(ok=not self.run.over and self.timed is None, rule=None,
+                                   title="A hint for this puzzle (it counts: a solve after a hint scores half)"
+                                   if self.timed is None else "No hints in timed mode")
+        if self.run.over or (self.timed is not None and self.timed.over):
+            title = "The timed run is over" if self.timed is not None else "This puzzle is over: click Next puzzle"
             for b in buttons.values():
-                b.update(ok=False, rule=None, title="This puzzle is over: click Next puzzle")
+                b.update(ok=False, rule=None, title=title)
             for pos, p in v["players"].items():  # nobody moves after a puzzle: no seat is "thinking"
                 if pos != "bottom":
                     v["players"][pos] = {**p, "active": False}
@@ -193,7 +262,7 @@ class PuzzleTable:
         t = self.trainer
         run = self.run
         p = run.puzzle
-        before_after = t.last_change if run.over else None
+        before_after = t.last_change if run.over and self.timed is None else None
         last = self.verdicts[-1] if self.verdicts else None
         return {
             "id": p.id,
@@ -220,11 +289,20 @@ class PuzzleTable:
             "summary": t.summary(),
             "tried": len(t.history),
             "notice": self.notice,
-            "open": run.status == OPEN,
+            "open": run.status == OPEN and not (self.timed is not None and self.timed.over),
+            "timed": self._timed_panel(),
         }
 
+    def _timed_panel(self) -> dict[str, Any]:
+        if self.timed is None:
+            return {"on": False}
+        last = self.timed_last
+        return {"on": True, **self.timed.result(), "last": last[0] if last else "",
+                "last_correct": last[1] if last else None}
+
     def status(self) -> str:
-        return self.trainer.status()
+        line = self.trainer.status()
+        return line if self.timed is None else f"{line}; {self.timed.status()}"
 
 
 def seat_name(seat: int) -> str:

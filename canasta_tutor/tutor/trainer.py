@@ -454,15 +454,28 @@ class Trainer:
         if self.store is not None:
             self.store.record(self.attempt(run, before, self.learner))
 
-    def attempt(self, run: PuzzleRun, before: Rating, after: Rating) -> Attempt:
-        """The progress store's record of a finished run."""
+    def save_unrated(self, run: PuzzleRun, mode: str) -> None:
+        """Save a finished run of an unrated mode (:data:`UNRATED_MODES`): it joins the history
+        and the per-theme summary, and every rating stays as it is."""
+        if mode not in UNRATED_MODES:
+            raise TrainerError(f"mode {mode[:20]!r} is rated: finish its puzzles through the trainer")
+        if not run.over:
+            raise TrainerError(f"puzzle {run.puzzle.id} is still open")
+        me = self.learner
+        self.history.append({"puzzle": run.puzzle.id, "solved": run.status == SOLVED, "hints": len(run.hints),
+                             "rating_before": me.rating, "rating_after": me.rating})
+        if self.store is not None:
+            self.store.record(self.attempt(run, me, me, mode))
+
+    def attempt(self, run: PuzzleRun, before: Rating, after: Rating, mode: str | None = None) -> Attempt:
+        """The progress store's record of a finished run (``mode``: the trainer's own when None)."""
         return Attempt(learner=self.learner_name, lesson=LESSON, level=run.puzzle.id, kind=KIND,
                        status="passed" if run.status == SOLVED else "failed", stars=0, seed=self.seed,
                        tries=len([t for t in run.tried if t["kind"] != "hint"]), par=len(run.puzzle.solution),
                        hints=len(run.hints), actions=[dict(t) for t in run.tried], started=_stamp(run.started),
                        finished=_stamp(run.finished if run.finished is not None else self.clock()),
                        rating_before=round(before.rating, 1), rating_after=round(after.rating, 1),
-                       themes=list(run.puzzle.themes), mode=self.mode)
+                       themes=list(run.puzzle.themes), mode=mode or self.mode)
 
     # ------------------------------------------------------------ results
     def summary(self) -> list[dict[str, Any]]:
