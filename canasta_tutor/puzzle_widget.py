@@ -94,14 +94,15 @@ class PuzzleTrainer(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         t = self.trainer
-        run = t.run
+        run = self.table.run
+        timed = ", timed=True" if self.table.timed is not None else ""
         return (f"PuzzleTrainer(puzzle={run.puzzle.id if run else None!r}, theme={t.theme!r}, "
-                f"rating={t.learner.rating:.0f})")
+                f"rating={t.learner.rating:.0f}{timed})")
 
     def _repr_html_(self) -> str:
         """Static HTML of the puzzle as the solver sees it, for a notebook not yet run (styles inlined:
         an untrusted notebook drops ``<style>``); the live widget replaces it."""
-        run = self.trainer.run
+        run = self.table.run
         assert run is not None
         head = (f"<p><b>Puzzle {html.escape(run.puzzle.id)}</b>: find the best move for your side this hand. "
                 "Run the cell to play it.</p>")

@@ -135,3 +135,4 @@ def test_a_timed_widget_from_the_start():
     assert w.puzzle["timed"]["on"] and w.puzzle["timed"]["seconds"] == 90.0
     js = asset_path("puzzle.js").read_text(encoding="utf-8")
     assert 'intent: "tick"' in js and 'intent: "timed", on: true' in js and "cp-clock" in js
+    assert repr(w).endswith(", timed=True)") and w._repr_html_().startswith(f"<p><b>Puzzle {w.puzzle['id']}</b>")

@@ -100,7 +100,7 @@ function renderPuzzle({ model, el }) {
     panel.dataset.puzzle = p.id;
     panel.innerHTML = `<div class="cp-bar"><span class="cp-id">Puzzle <b>${esc(p.id)}</b> \u00b7 rated ${esc(p.puzzle_rating)}</span>`
       + `<span class="cp-rating-box">${ratingHTML(p)}</span>`
-      + `<label class="cp-filter">Theme <select class="cp-theme" aria-label="Only puzzles of one theme">${themeOptions(p)}</select></label>`
+      + `<label class="cp-filter">Theme <select class="cp-theme" aria-label="Only puzzles of one theme"${timed ? " disabled" : ""}>${themeOptions(p)}</select></label>`
       + (timed ? "" : `<span class="cp-streak-box">${streakHTML(p)}</span>`) + `<span class="cp-timed-box">${timedHTML(p)}</span>${next}</div>`
       + (timed ? timedResultHTML(p) : "") + verdictHTML(p) + hints
       + (p.notice ? `<div class="cp-notice" role="status">${esc(p.notice)}</div>` : "")

@@ -3,12 +3,14 @@
 It solves the warm-up puzzle (select the two nines, Take pack) and sees the rating rise;
 then picks the stop-card theme in the trainer's menu, fails that puzzle with a wrong
 discard, sees the hint's explanation of why it is worse, and sees the rating fall.  The
-kernel confirms the rating and both attempts.  Screenshots go to tests/browser/artifacts/.
+kernel confirms the rating and both attempts.  Last, it starts a timed run and sees the clock
+count down.  Screenshots go to tests/browser/artifacts/.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 
@@ -95,4 +97,18 @@ def test_solve_one_fail_one_and_the_rating_moves(lab):
     status = kernel_print(page, "print(trainer.status())").strip()
     assert status.startswith(f"learner: rating {after} (deviation "), status
     assert status.endswith(f"2 puzzles tried; puzzle {pid} missed"), status
+
+    # timed mode: the clock shows and counts down; the kernel's trainer is in a timed run
+    panel.locator('button[data-cp="timed-on"]').click()
+    clock = panel.locator(".cp-clock")
+    expect(clock).to_have_attribute("data-over", "false")
+    expect(clock).to_have_text(re.compile(r"^[0-3]:[0-5]\d$"))
+    first_left = int(clock.get_attribute("data-remaining") or "0")
+    assert 0 < first_left <= 180, first_left
+    expect(panel.locator(".cp-score")).to_have_attribute("data-score", "0")
+    page.wait_for_timeout(2500)
+    assert int(clock.get_attribute("data-remaining") or "999") < first_left
+    out.scroll_into_view_if_needed()
+    lab.screenshot("puzzles-timed")
+    assert "timed run: " in kernel_print(page, "print(trainer.status())")
     print(f"puzzle browser test: {time.monotonic() - start:.1f} s")
