@@ -213,3 +213,18 @@ def test_a_seeded_sample_of_the_library_verifies() -> None:
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         failures = dict(zip(ids, pool.map(_verify_one, ids), strict=True))
     assert {k: v for k, v in failures.items() if v} == {}
+
+
+def test_complete_rates_a_new_puzzle_as_mining_does() -> None:
+    import dataclasses
+
+    from canasta_tutor.tutor.starting_rating import starting_rating
+
+    rated = next(p for p in puzzles.load_library() if p.id == "c01-frozen-by-wild-card")
+    new = dataclasses.replace(rated, rating=1500.0, rd=350.0)
+    done = puzzles.complete(new, rating_seeds=2)
+    start = starting_rating(new.state(), new.answers(), seeds=2)
+    assert (done.rating, done.rd) == (start.rating, start.rd) and done.rd < 350
+    assert done.verification.forced and "frozen-pack" in done.themes
+    kept = puzzles.complete(rated, rating_seeds=2)  # a rated puzzle keeps its rating
+    assert (kept.rating, kept.rd) == (rated.rating, rated.rd)

@@ -505,10 +505,12 @@ def verify(p: Puzzle) -> list[str]:
 
 
 def estimate_rating(state: State, answers: list[Action]) -> float:
-    """A new puzzle's starting rating, from whether weaker players find the answer: 1000 for a
+    """A rough starting rating, from whether weaker players find the answer: 1000 for a
     forced move; otherwise 1300 when the rules-of-thumb bot plays the answer, 1700 when it does
     not, plus up to 200 as the chance that a random legal move is an answer falls (the random
-    bot's chance is ``answers / legal``)."""
+    bot's chance is ``answers / legal``).  Superseded by
+    :func:`.starting_rating.starting_rating` (four solvers, one Glicko-2 rating period), which
+    :func:`complete` and mining use; kept for a quick look, as it costs no search."""
     from ..bots.rules_of_thumb import decide
     from ..observer import observe_compact
 
@@ -520,16 +522,23 @@ def estimate_rating(state: State, answers: list[Action]) -> float:
     return (1300.0 if found else 1700.0) + round(200 * (1 - chance))
 
 
-def complete(p: Puzzle, samples: int = MIN_SAMPLES, seed: int = 1) -> Puzzle:
+def complete(p: Puzzle, samples: int = MIN_SAMPLES, seed: int = 1, rating_seeds: int = 4) -> Puzzle:
     """A draft puzzle with its verification block computed, its themes detected (added to
-    those given) and, for a new puzzle (deviation 350), its starting rating estimated."""
+    those given) and, for a new puzzle (deviation 350), its starting rating and deviation from
+    how often weaker solvers find the answer (:func:`.starting_rating.starting_rating`, as
+    mining rates its puzzles; ``rating_seeds`` attempts per solver that is not deterministic).
+    The rating costs about a tenth of the verification's search."""
+    from .starting_rating import starting_rating
     from .themes import detect
 
     state = p.state()
     fresh = compute_verification(state, p.answers(), samples, seed)
     themes = list(dict.fromkeys(p.themes + detect(observe(state, _actor(state)), p.answers()[0], state)))
-    rating = estimate_rating(state, p.answers()) if p.rd >= 350 else p.rating
-    return Puzzle(p.id, p.source, p.objective, p.solution, p.accept, themes, rating, p.rd, p.position, fresh,
+    rating, rd = p.rating, p.rd
+    if p.rd >= 350:
+        start = starting_rating(state, p.answers(), seeds=rating_seeds)
+        rating, rd = start.rating, start.rd
+    return Puzzle(p.id, p.source, p.objective, p.solution, p.accept, themes, rating, rd, p.position, fresh,
                   p.note, p.path, p.line)
 
 
