@@ -1,9 +1,10 @@
 """The ``puzzles`` subcommand of ``canasta-tutor``.
 
-- ``puzzles list [--json] [--csv] [--sample N --seed S] [--folder DIR]``: every puzzle with its ID,
-  rating, source, themes and solution; ``--csv`` prints lichess's columns and ours;
-- ``puzzles verify [--sample N --seed S] [--folder DIR]``: recompute every verification block from
-  its seed at its sample count; exit 1 on any difference or a failed only-move rule;
+- ``puzzles list [--json] [--csv] [--sample N --seed S] [--id ID ...] [--folder DIR]``: every puzzle
+  with its ID, rating, source, themes and solution; ``--csv`` prints lichess's columns and ours;
+- ``puzzles verify [--sample N --seed S] [--id ID ...] [--folder DIR]``: recompute every
+  verification block from its seed at its sample count; exit 1 on any difference or a failed
+  only-move rule; ``--id`` checks only the puzzles named;
 - ``puzzles mine --games N [--workers W] [--out FILE]``: puzzles from seeded expert self-play
   (see :mod:`canasta_tutor.tutor.mining`), with the puzzles found per CPU-hour.
 """
@@ -23,6 +24,12 @@ def _puzzles(args: argparse.Namespace) -> list[Any]:
     from .tutor.puzzles import load_library, sample
 
     puzzles = load_library(args.folder)
+    if args.id:
+        known = {p.id for p in puzzles}
+        missing = [i for i in args.id if i not in known]
+        if missing:
+            raise UsageError(f"no puzzle {missing[0][:40]!r} in the library")
+        puzzles = [p for p in puzzles if p.id in args.id]
     if args.sample is not None:
         if args.sample < 1:
             raise UsageError(f"--sample must be 1 or more, not {args.sample}")
@@ -128,6 +135,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         q.add_argument("--folder", default=None, metavar="DIR", help="a puzzle folder (default: the library)")
         q.add_argument("--sample", type=int, default=None, metavar="N", help="a seeded sample of N puzzles")
         q.add_argument("--seed", type=int, default=0, help="the seed of the sample (default 0)")
+        q.add_argument("--id", action="append", default=[], metavar="ID", help="only this puzzle (repeatable)")
 
     ls = pzs.add_parser("list", parents=[common], help="every puzzle: ID, rating, source, themes, solution")
     selection(ls)

@@ -228,3 +228,30 @@ def test_complete_rates_a_new_puzzle_as_mining_does() -> None:
     assert done.verification.forced and "frozen-pack" in done.themes
     kept = puzzles.complete(rated, rating_seeds=2)  # a rated puzzle keeps its rating
     assert (kept.rating, kept.rd) == (rated.rating, rated.rd)
+
+
+def test_an_answer_phase_puzzle_is_written_and_listed_like_any_other(capsys: pytest.CaptureFixture[str]) -> None:
+    """The partner's answer to "may I go out?": the position's turn is the asker's (``turn: S
+    answer asked``), the solver is the partner who must answer, and the solution is yes or no."""
+    (p,) = [q for q in puzzles.load_library() if q.id == "c59-answer-no-points-in-hand"]
+    state = p.state()
+    assert (state.phase, p.seat, state.turn) == ("answer", "N", 2)
+    assert state.legal_actions() == [("yes",), ("no",)] and p.answers() == [("no",)]
+    assert "ask-partner" in p.themes and not p.verification.forced and p.verification.only_move()
+    assert puzzles.parse_puzzles(puzzles.format_puzzle(p), "x.txt")[0].to_dict() == {**p.to_dict()}
+    assert main(["puzzles", "list", "--json", "--id", p.id]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)["puzzles"]
+    assert listed["seat"] == "N" and listed["solution"] == ["no"] and listed["second"] == "yes"
+    assert main(["puzzles", "list", "--id", "c99-none"]) == 2
+    assert "no puzzle 'c99-none'" in capsys.readouterr().err
+
+
+def test_verify_one_puzzle_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "verify", "--id", "c01-frozen-by-wild-card", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["puzzles"] == 1
+
+
+@pytest.mark.slow
+def test_the_answer_phase_puzzle_verifies() -> None:
+    (p,) = [q for q in puzzles.load_library() if q.id == "c59-answer-no-points-in-hand"]
+    assert puzzles.verify(p) == []

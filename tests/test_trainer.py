@@ -24,7 +24,7 @@ from canasta_tutor.tutor.trainer import (
     score,
 )
 
-COMPOSED = load_file(library_dir() / "composed.txt")  # the mined files grow; these 46 stay
+COMPOSED = load_file(library_dir() / "composed.txt")  # the mined files grow; these stay
 
 
 def fake_explain(state, seat, tried, answer, seed):
@@ -429,3 +429,24 @@ def test_skip_by_click_gives_up_then_goes_on(store):
     assert t.handle({"intent": "next"}).startswith("Puzzle ") and t.panel()["status"] == "open"
     assert t.handle({"intent": "give_up"}).startswith("Given up.")
     assert [a["status"] for a in store.attempts("ed")] == ["failed", "failed"]
+
+
+# ------------------------------------------------------------------ the partner's answer
+ANSWER = "c59-answer-no-points-in-hand"
+
+
+def test_an_answer_phase_puzzle_is_the_partners_decision_by_clicks():
+    t = table(ANSWER)
+    assert t.run.seat == 0 and t.run.state.phase == "answer" and t.run.state.turn == 2  # North answers South
+    view = t.view()
+    assert view["answer_needed"] and view["buttons"]["yes"]["ok"] and view["buttons"]["no"]["ok"]
+    assert t.panel()["objective"].endswith("you play North.")
+    assert t.handle({"intent": "no"}) == "Solved: no is the answer."
+    wrong = table(ANSWER)
+    assert wrong.handle({"intent": "yes"}) == "Not this: yes. The answer was no."
+    panel = wrong.panel()
+    assert panel["status"] == "missed" and panel["explanation"].startswith("WHY ('yes',) < ('no',)")
+    assert "2000 sampled deals" in panel["explanation"] and "240 points" in panel["explanation"]
+    refused = table(ANSWER)
+    assert refused.handle({"intent": "draw"}).startswith("Not allowed")
+    assert refused.panel()["rule"] == "R-ASK-2"

@@ -35,7 +35,9 @@ The fields:
   this hand for the solver's side (the solver's side's hand score minus the other's).
 - ``solution``: the answer, one action or a short line of the solver's own actions
   in one turn separated by ``,`` (``meld 9 9 9, discard 4``).  Only the first action
-  is the decision searched; the rest must be legal in turn and stop at a draw.
+  is the decision searched; the rest must be legal in turn and stop at a draw.  In a
+  position whose phase is ``answer`` (``turn: S answer asked``: South asked "may I go
+  out?"), the solver is the asker's partner and the solution is ``yes`` or ``no``.
 - ``accept``: other first actions accepted as correct, separated by ``,`` (may be empty).
 - ``themes``: theme names (see :mod:`.themes`), space separated.
 - ``rating``: the puzzle's Glicko-2 rating and rating deviation.
