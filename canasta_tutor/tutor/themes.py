@@ -5,7 +5,7 @@ a theme holds when the answer's facts include the fact that names it.  The rest 
 the observation directly.  Each detector answers only from what the solver sees.
 
 >>> sorted(THEMES)[:3]
-['ask-partner', 'complete-canasta', 'defend-near-out']
+['ask-partner', 'complete-canasta', 'decline-the-pack']
 """
 
 from __future__ import annotations
