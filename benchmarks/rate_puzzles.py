@@ -2,7 +2,9 @@
 ``canasta_tutor/tutor/starting_rating.py``): rewrites only the ``rating:`` lines of the
 puzzles never rated (deviation 350) in the files given, and prints the ratings.  With
 ``--themes``, also sets each mined puzzle's themes to what the detectors find now.  Each file
-is replaced whole (written aside, then renamed); run it while no miner appends to the file.
+is replaced whole (written aside, then renamed) only if nothing changed it meanwhile (a miner
+appending records, say): then nothing is written and the script exits with status 1; run it
+again once the miner has stopped.
 
     .venv/bin/python benchmarks/rate_puzzles.py puzzles/composed.txt [--seeds 4] [--all]
     .venv/bin/python benchmarks/rate_puzzles.py puzzles/mined.txt --themes
@@ -29,7 +31,8 @@ def main() -> None:
     args = ap.parse_args()
     for name in args.files:
         path = Path(name)
-        text, changed = rerate_text(path.read_text(encoding="utf-8"), path.name, args.seeds, not args.all)
+        before = path.read_text(encoding="utf-8")
+        text, changed = rerate_text(before, path.name, args.seeds, not args.all)
         themed = 0
         if args.themes:
             text, themed = refresh_themes(text, path.name)
@@ -37,6 +40,10 @@ def main() -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.chmod(tmp, path.stat().st_mode & 0o777)
+        if path.read_text(encoding="utf-8") != before:  # appended to meanwhile: keep what was added
+            os.unlink(tmp)
+            raise SystemExit(f"{path.name} changed while it was being rewritten (a miner appending?): "
+                             "nothing written; run again when nothing writes to it")
         os.replace(tmp, path)  # whole file or nothing
         ratings = sorted(p.rating for p in parse_puzzles(text, path.name))
         print(f"{path.name}: {changed} puzzles rated, {themed} with new themes; ratings {ratings[0]:.0f} "

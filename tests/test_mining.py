@@ -6,6 +6,7 @@ appended whole; near-duplicates already in the file are skipped."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,41 @@ def test_refresh_themes_sets_what_the_detectors_find_on_mined_records_only() -> 
     assert "go-out" not in p.themes and p.themes == puzzles.complete(p, 24).themes
     composed = COMPOSED.read_text(encoding="utf-8")
     assert refresh_themes(composed, "composed.txt") == (composed, 0)
+
+
+def _rate_puzzles_script():  # benchmarks/ is not a package: load the script as a module
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "rate_puzzles.py"
+    spec = importlib.util.spec_from_file_location("rate_puzzles", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_theme_refresh_script_writes_nothing_when_the_file_grows_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = _rate_puzzles_script()
+    state = Game().new_initial_state(5)
+    seat = state.actor
+    assert seat is not None
+    draft = _draft(state, seat, 5, 0, format_action(state.legal_actions()[0]))
+    assert draft is not None
+    mined = tmp_path / "mined.txt"
+    text = puzzles.format_puzzle(draft).replace("rating: 1500 350", "rating: 1200 100").replace(
+        "themes:", "themes: go-out")
+    mined.write_text(text, encoding="utf-8")
+
+    def appending(text: str, path: str) -> tuple[str, int]:  # a miner appends while the themes are refreshed
+        append_records(mined, ["# appended\n"])
+        return refresh_themes(text, path)
+
+    monkeypatch.setattr(script, "refresh_themes", appending)
+    monkeypatch.setattr(sys, "argv", ["rate_puzzles.py", str(mined), "--themes"])
+    with pytest.raises(SystemExit, match="changed while it was being rewritten"):
+        script.main()
+    assert mined.read_text(encoding="utf-8") == text + "\n# appended\n" and list(tmp_path.glob("*.tmp")) == []
+    monkeypatch.setattr(script, "refresh_themes", refresh_themes)
+    script.main()  # nothing writes now: the themes are refreshed in place
+    assert "go-out" not in puzzles.load_file(mined)[0].themes
