@@ -37,6 +37,45 @@ blunder        200 or more
 =============  ==========================================
 
 :func:`explain_move` gives the facts-based sentences for any legal move.
+
+The whole-turn plan
+-------------------
+After a take, a meld or an add the rest of the turn follows from cards the
+learner knows (the pile is public, the pack goes to their own hand), so the
+hint shows the turn to its end: up to the discard or going out, or up to a draw
+or an ask (whose outcome is hidden), never past them.  The first action and
+its estimates are the search's above; the plan never changes them.  The rest
+is chosen by the same search, over whole lines rather than step by step:
+
+- from the learner's observation after the first action (derived, not read
+  from the real deal), a few ways of playing the rest of the turn are listed,
+  each decided from that observation alone: the rules of thumb's own line
+  (``usual``); the same melds ending with each of the next two discards the
+  rules of thumb rank best; ``keep`` (no further meld: discard now, keeping
+  pairs and wild cards in hand); and ``all`` (put down everything that can go
+  down, the largest first, then discard, which goes out when nothing is left);
+- identical lines count once, and when one line is left there is no choice and
+  no search;
+- each line is played out as a unit on the same sampled deals (the playouts
+  start with the next player), ``PLAN_PLAYOUTS`` playouts shared out among the
+  lines (at least ``PLAN_MIN_SAMPLES`` each, or the ``samples`` asked for), with
+  a seed derived from the hint's, so the same seed gives the same plan;
+- the plan keeps the rules of thumb's line unless another line beats it by
+  more than the 95% interval of their paired difference: with a few dozen
+  samples per line a smaller lead is noise, and a plan that flips with the
+  seed teaches nothing;
+- when the hint's first move keeps the hand going although the learner could go
+  out (the ``could-go-out`` fact), no line that goes out is offered, so the plan
+  never contradicts the explanation.
+
+Why lines and not a search at every step: a turn after taking a big pack can
+have six or more steps, and a full search at each would cost several times
+the first search (the p95 latency would pass one second of one core); the
+lines cost one search of fixed size however long the turn, and score the turn
+as played, where a step searched alone is scored with the rules of thumb
+playing the rest of the turn.  The lines answer the choices that matter in a
+turn (meld everything and perhaps go out, or keep pairs; which card to throw)
+and leave the order of melds to the rules of thumb.
 """
 
 from __future__ import annotations
@@ -47,12 +86,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import Estimate, candidate_actions, search
+from ..bots.expert import Estimate, candidate_actions, playout, search, summarize
 from ..bots.sampling import sample_hidden, state_from_observation
 from ..bots.principles import PRINCIPLES
-from ..bots.rules_of_thumb import decide
+from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
 from ..errors import IllegalActionError
-from ..observer import Observation, observe_compact
+from ..observer import Observation, observe, observe_compact
 from ..state import State
 from .detectors import BAD, GOOD, Fact, move_facts
 from .refusals import Refusal, refusals
@@ -306,27 +345,134 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     return state, search(state, obs.seat, cands, n, seed, max_seconds)
 
 
-def _plan(state: State, seat: int, best: tuple, seed: int) -> list[str]:
-    """The rest of the turn after ``best`` while it follows from known cards (stops at a draw)."""
-    plan = [format_action(best)]
-    if best[0] in ("draw", "ask", "yes", "no", "pass", "deal"):
-        return plan
-    s = sample_hidden(state, seat, random.Random(seed)) or state.copy()
-    s.apply_unchecked(best)
-    for _ in range(40):
+#: Verbs after which the rest of the turn still follows from cards the learner knows.
+_CONTINUES = frozenset(("take", "meld", "add"))
+#: Verbs that end a plan before they are played: what follows depends on a hidden card or on another seat.
+_STOPS = frozenset(("draw", "ask"))
+#: The ways of playing the rest of the turn that the plan compares (see the module docstring).
+LINES = ("usual", "keep", "all")
+PLAN_PLAYOUTS = 96  # playouts for the plan's search, shared out among the lines
+OTHER_DISCARDS = 2  # the usual line also ends with each of this many other discards
+PLAN_MIN_SAMPLES = 8
+MAX_PLAN_STEPS = 40
+
+
+def _plan_seed(seed: int, stage: int) -> int:
+    """The seed of the plan's ``stage``-th search, derived from the hint's seed."""
+    return (seed * 1_000_003 + stage * 7_919) & 0xFFFFFFFF
+
+
+def _line_step(s: State, seat: int, line: str) -> tuple:
+    """The next step of ``line`` on ``s``, from the learner's observation only.  ``usual``: as the
+    rules of thumb play it; ``keep``: no further meld, discard now (keep pairs and wild cards in
+    hand); ``all``: meld and add everything that can go down (the largest first), then discard,
+    which goes out when nothing is left."""
+    legal = s.legal_actions()
+    obs = observe_compact(s, seat, legal)
+    if line == "usual" or s.phase != "meld" or len(legal) == 1:
+        return decide(obs)[0]
+    melds = [a for a in legal if a[0] in ("meld", "add")]
+    discards = [a for a in legal if a[0] == "discard"]
+    if line == "all" and melds:
+        return max(melds, key=lambda a: (_meld_points(a), a))
+    if discards:
+        scores = discard_scores(obs)
+        return min(discards, key=lambda a: (scores.get(a[1], 0.0), a[1]))
+    return decide(obs)[0]
+
+
+def _line(s1: State, seat: int, line: str) -> list[tuple]:
+    """The steps of ``line`` from ``s1`` (the state after the plan's first action) to the end of the
+    turn: a discard or going out, or just before a draw or an ask."""
+    s = s1.copy()
+    out: list[tuple] = []
+    for _ in range(MAX_PLAN_STEPS):
         if s.actor != seat or s.phase not in ("meld", "draw"):
             break
-        legal = s.legal_actions()
-        if not legal:
+        a = _line_step(s, seat, line)
+        if a[0] in _STOPS:
             break
-        a = decide(observe_compact(s, seat, legal))[0]
-        if a[0] in ("draw", "ask"):
-            break
-        plan.append(format_action(a))
+        out.append(a)
         s.apply_unchecked(a)
-        if a[0] == "discard":
+        if a[0] not in _CONTINUES:
             break
-    return _compress(plan)
+    return out
+
+
+def _gated(est: list[Estimate], usual: tuple) -> tuple:
+    """The search's best, or ``usual`` unless the best beats it by more than the 95% interval of
+    their paired difference."""
+    top = est[0]
+    if top.action == usual:
+        return usual
+    mine = next(e for e in est if e.action == usual)
+    return top.action if top.mean - mine.mean > Z95 * mine.diff_stderr else usual
+
+
+def _line_values(s1: State, seat: int, lines: list[tuple[tuple, ...]], n: int, seed: int) -> list[list[float]]:
+    """Playout values of whole lines on ``n`` shared samples of the hidden cards (as
+    :func:`~canasta_tutor.bots.expert.sample_values` does for single actions)."""
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in lines]
+    for _ in range(n):
+        det = sample_hidden(s1, seat, rng)
+        if det is None:
+            break
+        for i, line in enumerate(lines):
+            s = det.copy()
+            for a in line:
+                s.apply_unchecked(a)
+            values[i].append(playout(s, seat))
+    return values
+
+
+def _other_discards(s1: State, seat: int, line: list[tuple], count: int) -> list[tuple[tuple, ...]]:
+    """``line`` ending instead with each of the next ``count`` discards the rules of thumb rank best."""
+    if not line or line[-1][0] != "discard":
+        return []
+    s = s1.copy()
+    for a in line[:-1]:
+        s.apply_unchecked(a)
+    legal = s.legal_actions()
+    discards = [a for a in legal if a[0] == "discard" and a != line[-1]]
+    scores = discard_scores(observe_compact(s, seat, legal))
+    discards.sort(key=lambda a: (scores.get(a[1], 0.0), a[1]))
+    return [(*line[:-1], d) for d in discards[:count]]
+
+
+def _goes_out(s1: State, line: tuple[tuple, ...]) -> bool:
+    s = s1.copy()
+    for a in line:
+        s.apply_unchecked(a)
+    return s.went_out is not None
+
+
+def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int | None,
+                  stay_in: bool = False) -> list[tuple]:
+    """The whole-turn plan as actions: ``best``, then the rest of the turn while it follows from
+    known cards, the line the search finds best (see the module docstring)."""
+    if best[0] not in _CONTINUES:
+        return [best]
+    after = state.copy()
+    after.apply_unchecked(best)  # a take, meld or add moves only the learner's own and public cards
+    s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
+    usual = _line(s1, seat, "usual")
+    lines = [tuple(usual), *_other_discards(s1, seat, usual, OTHER_DISCARDS)]
+    lines += [tuple(_line(s1, seat, name)) for name in LINES[1:]]
+    lines = list(dict.fromkeys(lines))
+    if stay_in:  # the hint says this move keeps the hand going: no other line goes out
+        lines = lines[:1] + [x for x in lines[1:] if not _goes_out(s1, x)]
+    if len(lines) == 1:
+        return [best, *usual]
+    n = max(PLAN_MIN_SAMPLES, samples if samples is not None else PLAN_PLAYOUTS // len(lines))
+    est = summarize(list(lines), _line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
+    return [best, *_gated(est, lines[0])]
+
+
+def _plan(state: State, seat: int, best: tuple, seed: int, samples: int | None = None,
+          stay_in: bool = False) -> list[str]:
+    """The whole-turn plan after ``best`` as text (see :func:`_plan_actions`)."""
+    return _compress([format_action(a) for a in _plan_actions(state, seat, best, seed, samples, stay_in)])
 
 
 def _compress(plan: list[str]) -> list[str]:
@@ -353,6 +499,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     """
     start = time.perf_counter()
     samples = samples if samples is not None else iterations
+    plan_samples = samples  # the plan's continuation: the samples asked for, else its own default
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
     else:
@@ -371,11 +518,13 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         alts.append(Alternative(e.action, format_action(e.action), e.mean, e.stderr, gap, e.diff_stderr,
                                 comparison, why))
     principles = [] if forced else _principles(facts)
+    stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
     verdict = _verdict(alts) if not forced else ONLY
     return Hint(
         seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
         value=None if forced else best.mean, stderr=None if forced else best.stderr,
-        plan=_plan(state, obs.seat, best.action, seed), facts=facts, refusals=refused, alternatives=alts,
+        plan=_plan(state, obs.seat, best.action, seed, plan_samples, stay_in=stay_in), facts=facts,
+        refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=_explanation(best_text, verdict, facts, refused, alts, principles),
         samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
