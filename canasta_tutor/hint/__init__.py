@@ -68,6 +68,9 @@ is chosen by the same search, over whole lines rather than step by step:
   out (the ``could-go-out`` fact), no line that goes out is offered, so the plan
   never contradicts the explanation.
 
+The plan's search has this fixed size whatever the hint's budget (``budget`` or
+``max_seconds`` bound only the first search), so it repeats exactly.
+
 Why lines and not a search at every step: a turn after taking a big pack can
 have six or more steps, and a full search at each would cost several times
 the first search (the p95 latency would pass one second of one core); the
