@@ -499,10 +499,11 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     always gives the same hint.  ``max_seconds`` caps the search by wall-clock time (then
     the result depends on the machine); ``budget`` searches for that many seconds with no
     sample limit unless ``samples`` is given.  ``iterations`` is the old name of ``samples``.
+    The whole-turn plan (see the module docstring) plays out each of its lines on ``samples``
+    sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out.
     """
     start = time.perf_counter()
     samples = samples if samples is not None else iterations
-    plan_samples = samples  # the plan's continuation: the samples asked for, else its own default
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
     else:
@@ -526,7 +527,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     return Hint(
         seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
         value=None if forced else best.mean, stderr=None if forced else best.stderr,
-        plan=_plan(state, obs.seat, best.action, seed, plan_samples, stay_in=stay_in), facts=facts,
+        plan=_plan(state, obs.seat, best.action, seed, samples, stay_in=stay_in), facts=facts,
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=_explanation(best_text, verdict, facts, refused, alts, principles),
