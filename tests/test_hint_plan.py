@@ -89,6 +89,10 @@ def test_searched_plan_differs_from_the_rules_of_thumb():
     assert h.to_dict()["plan"] == h.plan
     assert h.move() == "Play: take 9 9 9, then add 2 to A (x2), then discard 6."
     assert "Plan: take 9 9 9, then add 2 to A (x2), then discard 6" in h.text()
+    # the step the rules of thumb would not play is explained by the detectors; the discard they share is not
+    assert h.explanation.endswith("After take 9 9 9, add 2 to A (x2): this completes a mixed canasta of aces: "
+                                  "+300 (R-CAN-2).")
+    assert "After take 9 9 9, discard 6" not in h.explanation
     after = _play_plan(obs, h.plan)
     assert after.actor != obs.seat  # the discard ended the turn
 

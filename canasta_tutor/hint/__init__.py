@@ -68,6 +68,11 @@ is chosen by the same search, over whole lines rather than step by step:
   out (the ``could-go-out`` fact), no line that goes out is offered, so the plan
   never contradicts the explanation.
 
+Where the plan plays steps the rules of thumb would not, the explanation ends
+with what those steps do, as the detectors find it from the learner's
+observation before each step (a canasta completed, going out, a discard's
+facts); steps the rules of thumb would play anyway get no sentence.
+
 The plan's search has this fixed size whatever the hint's budget (``budget`` or
 ``max_seconds`` bound only the first search), so it repeats exactly.
 
@@ -85,6 +90,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -451,11 +457,12 @@ def _goes_out(s1: State, line: tuple[tuple, ...]) -> bool:
 
 
 def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int | None,
-                  stay_in: bool = False) -> list[tuple]:
+                  stay_in: bool = False) -> tuple[list[tuple], list[tuple]]:
     """The whole-turn plan as actions: ``best``, then the rest of the turn while it follows from
-    known cards, the line the search finds best (see the module docstring)."""
+    known cards, the line the search finds best (see the module docstring); and the rules of
+    thumb's line after ``best``."""
     if best[0] not in _CONTINUES:
-        return [best]
+        return [best], []
     after = state.copy()
     after.apply_unchecked(best)  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
@@ -466,16 +473,46 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     if stay_in:  # the hint says this move keeps the hand going: no other line goes out
         lines = lines[:1] + [x for x in lines[1:] if not _goes_out(s1, x)]
     if len(lines) == 1:
-        return [best, *usual]
+        return [best, *usual], usual
     n = max(PLAN_MIN_SAMPLES, samples if samples is not None else PLAN_PLAYOUTS // len(lines))
     est = summarize(list(lines), _line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
-    return [best, *_gated(est, lines[0])]
+    return [best, *_gated(est, lines[0])], usual
+
+
+def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]) -> list[str]:
+    """What the plan's own steps do (those the rules of thumb would not play this turn), where
+    the detectors find it (a canasta completed, going out, a safer discard...): one sentence per
+    run of equal steps, each step's facts read from the learner's observation before it."""
+    left = Counter(usual)
+    state = state_from_observation(obs)
+    state.apply_unchecked(plan[0])
+    out: list[str] = []
+    i = 1
+    while i < len(plan):
+        j = i
+        facts: dict[str, str] = {}
+        own = False
+        while j < len(plan) and plan[j] == plan[i]:
+            if left[plan[j]]:
+                left[plan[j]] -= 1
+            else:
+                own = True
+            facts.update((f.id, f.text) for f in move_facts(observe(state, obs.seat), plan[j]) if f.kind == GOOD)
+            state.apply_unchecked(plan[j])
+            j += 1
+        if "canasta" in facts:  # the run ends in a canasta: "one short" was only on the way
+            facts.pop("one-short", None)
+        if own and facts:
+            step = format_action(plan[i]) + (f" (x{j - i})" if j - i > 1 else "")
+            out.append(f"After {format_action(plan[0])}, {step}: {_lower(' '.join(facts.values()))}")
+        i = j
+    return out
 
 
 def _plan(state: State, seat: int, best: tuple, seed: int, samples: int | None = None,
           stay_in: bool = False) -> list[str]:
     """The whole-turn plan after ``best`` as text (see :func:`_plan_actions`)."""
-    return _compress([format_action(a) for a in _plan_actions(state, seat, best, seed, samples, stay_in)])
+    return _compress([format_action(a) for a in _plan_actions(state, seat, best, seed, samples, stay_in)[0]])
 
 
 def _compress(plan: list[str]) -> list[str]:
@@ -524,14 +561,16 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     principles = [] if forced else _principles(facts)
     stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
     verdict = _verdict(alts) if not forced else ONLY
+    plan, usual = _plan_actions(state, obs.seat, best.action, seed, samples, stay_in)
+    explanation = _explanation(best_text, verdict, facts, refused, alts, principles)
+    explanation = " ".join([explanation, *_plan_sentences(obs, plan, usual)])
     return Hint(
         seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
         value=None if forced else best.mean, stderr=None if forced else best.stderr,
-        plan=_plan(state, obs.seat, best.action, seed, samples, stay_in=stay_in), facts=facts,
+        plan=_compress([format_action(a) for a in plan]), facts=facts,
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
-        explanation=_explanation(best_text, verdict, facts, refused, alts, principles),
-        samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
+        explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
     )
 
 
