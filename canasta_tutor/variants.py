@@ -1,0 +1,181 @@
+"""Variants: what differs between classic partnership Canasta and its adaptations.
+
+A :class:`Variant` is plain data: seats and sides, the deck, the deal, the draw,
+what going out needs, the initial-meld minimums, the bonuses and the game target.
+The :class:`~canasta_tutor.game.Game` carries one (``state.variant``); the engine
+asks it instead of assuming four seats.  The rule book gives each adaptation its
+own area of numbered rules (``TWO``, ``THREE``, ``SIX``).
+
+>>> CLASSIC.players, CLASSIC.seats, CLASSIC.side_names, CLASSIC.partners(2)
+(4, 'NESW', ('NS', 'EW'), (0,))
+>>> two = get_variant("two-handed")
+>>> two.hand_size, two.draw, two.canastas_to_go_out, two.partners(0), two.side_names
+(15, 2, 2, (), ('N', 'S'))
+>>> six = get_variant("six-handed")
+>>> six.num_cards, six.n_sides, six.side_of(4), six.partners(1), six.next_seat(5)
+(162, 3, 1, (4,), 0)
+>>> [CLASSIC.minimum_for(t) for t in (-10, 0, 1500, 3000)]
+[15, 50, 90, 120]
+>>> six.red_three_bonus(5), CLASSIC.red_three_bonus(4)
+(1000, 800)
+>>> try:
+...     get_variant("five-handed")
+... except UnknownVariantError as e:
+...     print(e)
+'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed
+
+Choices made where the references disagree (the rule book's variant sections rule on them):
+
+- three-handed: each plays alone, 13 cards, one card drawn, one canasta to go out, game 5,000.
+  The "cutthroat" game (draw two, the first to take the pack plays alone against the other two in a
+  temporary partnership, two canastas to go out, game 7,500) is a different game and is not this one.
+- six-handed: three sides of two partners sitting opposite (seats 0 and 3, 1 and 4, 2 and 5), not two
+  sides of three; three packs with six jokers (162 cards); 13 cards; one card drawn; two canastas to
+  go out; game 7,500 with the classic minimum table; five red threes 1,000 and six 1,200.
+- two-handed: when the stock holds one card, the player draws that one card and plays on.
+- the draw for seats in a non-classic game: the highest drawer plays first and the others follow in
+  the order drawn (see :func:`canasta_tutor.game.draw_for_seats`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from .errors import CanastaError
+
+
+class UnknownVariantError(CanastaError, ValueError):
+    """A variant name that is not one of :data:`VARIANTS`; quotes the name and lists the known ones."""
+
+    def __init__(self, name: object) -> None:
+        self.name = name
+        text = repr(name) if len(repr(name)) <= 40 else repr(name)[:40] + "…"
+        super().__init__(f"{text} is not a variant; known: {', '.join(VARIANTS)}")
+
+
+@dataclass(frozen=True)
+class Bonuses:
+    """The bonus table of a variant (classic R-SCORE-1, R-RED-4, R-CONC-3).
+
+    ``red_threes[n]`` is the bonus for a side holding ``n`` red threes (taken off instead
+    when the side melded nothing, R-RED-5).
+    """
+
+    natural_canasta: int = 500
+    mixed_canasta: int = 300
+    going_out: int = 100
+    concealed: int = 100
+    red_threes: tuple[int, ...] = (0, 100, 200, 300, 800)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play: see the module docstring.  Seats are numbered ``0..players-1`` in turn order
+    (the turn passes from seat ``i`` to seat ``i + 1``); ``seats[i]`` is seat ``i``'s letter."""
+
+    name: str
+    #: the rule book's area for this variant's own rules (``""`` for classic)
+    rule_area: str
+    players: int
+    seats: str
+    #: the side of each seat
+    sides: tuple[int, ...]
+    packs: int
+    jokers: int
+    hand_size: int
+    #: cards drawn from the stock per turn
+    draw: int
+    canastas_to_go_out: int
+    #: ``(lowest total, minimum)`` bands, ascending; a total below 0 needs ``negative_minimum`` (R-MIN-1)
+    minimum_bands: tuple[tuple[int, int], ...] = ((0, 50), (1500, 90), (3000, 120))
+    negative_minimum: int = 15
+    bonuses: Bonuses = field(default_factory=Bonuses)
+    target: int = 5000
+    # derived tables, set once in __post_init__ (the engine's hot paths read them)
+    n_sides: int = field(init=False, compare=False)
+    side_names: tuple[str, ...] = field(init=False, compare=False)
+    #: the seats of each side, in turn order
+    side_seats: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    partner_seats: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    next_seats: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    num_cards: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.players or len(self.sides) != self.players or len(set(self.seats)) != self.players:
+            raise ValueError(f"variant {self.name!r}: {self.players} players need as many distinct seats and sides")
+        n_sides = max(self.sides) + 1
+        if sorted(set(self.sides)) != list(range(n_sides)):
+            raise ValueError(f"variant {self.name!r}: sides must be numbered 0..{n_sides - 1}")
+        side_seats = tuple(tuple(s for s in range(self.players) if self.sides[s] == side) for side in range(n_sides))
+        sets = object.__setattr__  # frozen: derived fields are set once, here
+        sets(self, "n_sides", n_sides)
+        sets(self, "side_seats", side_seats)
+        sets(self, "side_names", tuple("".join(self.seats[s] for s in seats) for seats in side_seats))
+        sets(self, "partner_seats", tuple(tuple(p for p in side_seats[self.sides[s]] if p != s)
+                                          for s in range(self.players)))
+        sets(self, "next_seats", tuple((s + 1) % self.players for s in range(self.players)))
+        sets(self, "num_cards", 52 * self.packs + self.jokers)
+
+    def side_of(self, seat: int) -> int:
+        """The side (0..n_sides-1) a seat plays for."""
+        return self.sides[seat]
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of the seat's side (empty when each plays alone)."""
+        return self.partner_seats[seat]
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that plays after this one."""
+        return self.next_seats[seat]
+
+    def minimum_for(self, total: int) -> int:
+        """The initial-meld minimum for a side's accumulated total (classic R-MIN-1)."""
+        if total < 0:
+            return self.negative_minimum
+        need = self.minimum_bands[0][1]
+        for lowest, minimum in self.minimum_bands:
+            if total >= lowest:
+                need = minimum
+        return need
+
+    def red_three_bonus(self, count: int) -> int:
+        """The bonus for a side holding ``count`` red threes."""
+        return self.bonuses.red_threes[count]
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether seats play in sides of more than one (so a player may ask "partner, may I go out?")."""
+        return self.n_sides < self.players
+
+
+VARIANTS: Final[dict[str, Variant]] = {
+    v.name: v
+    for v in (
+        Variant(name="classic", rule_area="", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
+                hand_size=11, draw=1, canastas_to_go_out=1),
+        Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
+                hand_size=15, draw=2, canastas_to_go_out=2),
+        # seats E, S, W: the classic table with North empty, so South keeps the learner's place
+        Variant(name="three-handed", rule_area="THREE", players=3, seats="ESW", sides=(0, 1, 2), packs=2,
+                jokers=4, hand_size=13, draw=1, canastas_to_go_out=1),
+        # six seats clockwise N, E, P, S, W, Q; partners sit opposite: NS, EW and PQ
+        Variant(name="six-handed", rule_area="SIX", players=6, seats="NEPSWQ", sides=(0, 1, 2, 0, 1, 2), packs=3,
+                jokers=6, hand_size=13, draw=1, canastas_to_go_out=2,
+                bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500),
+    )
+}
+CLASSIC: Final = VARIANTS["classic"]
+
+
+def get_variant(name: str | Variant) -> Variant:
+    """The variant of this name (a :class:`Variant` is returned as it is); :class:`UnknownVariantError` if none."""
+    if isinstance(name, Variant):
+        return name
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        raise UnknownVariantError(name) from None
+
+
+__all__ = ["Variant", "Bonuses", "VARIANTS", "CLASSIC", "get_variant", "UnknownVariantError"]
