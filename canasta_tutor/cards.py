@@ -35,6 +35,9 @@ RED_SUITS: Final = frozenset("HD")
 
 CARDS_PER_DECK: Final = 54  # 52 cards and two jokers
 NUM_CARDS: Final = 2 * CARDS_PER_DECK  # 108, rule R-CARDS-1
+#: The most cards any variant uses: three decks and six jokers (six-handed, R-SIX-2).  Card ids
+#: 108..161 are the third deck, laid out like the first two; classic games use ids 0..107 only.
+MAX_CARDS: Final = 3 * CARDS_PER_DECK
 
 # Kinds.  0..10 are the natural ranks 4..A; then the two wild kinds and threes.
 NATURAL_KINDS: Final = tuple(range(11))
@@ -61,10 +64,10 @@ KIND_SINGULAR: Final = (
 KIND_VALUES: Final = (5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 0)
 
 
-def _build_tables() -> tuple[tuple[int, ...], tuple[str, ...]]:
+def _build_tables(decks: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     kinds: list[int] = []
     codes: list[str] = []
-    for _deck in range(2):
+    for _deck in range(decks):
         for rank in RANK_CHARS:
             for suit in SUIT_CHARS:
                 codes.append(rank + suit)
@@ -80,9 +83,12 @@ def _build_tables() -> tuple[tuple[int, ...], tuple[str, ...]]:
     return tuple(kinds), tuple(codes)
 
 
-#: ``CARD_KIND[card]`` is the kind of each of the 108 cards.
-CARD_KIND, CARD_CODE = _build_tables()
-#: Point value of each card.
+#: ``CARD_KIND[card]`` is the kind of each card id, ``0..MAX_CARDS-1`` (ids below 108 are the classic
+#: deck; the table is as long as the largest deck so the engine's hot paths need no variant look-up).
+CARD_KIND, ALL_CARD_CODES = _build_tables(3)
+#: The code of each of the classic 108 cards (``ALL_CARD_CODES`` covers every variant's deck).
+CARD_CODE: Final = ALL_CARD_CODES[:NUM_CARDS]
+#: Point value of each card id.
 CARD_VALUE: Final = tuple(KIND_VALUES[k] for k in CARD_KIND)
 
 
@@ -133,10 +139,11 @@ def is_natural(kind: int) -> bool:
     return kind < 11
 
 
-def card_ids_by_code() -> dict[str, list[int]]:
-    """Map each card code to its physical card ids (two per code, four jokers)."""
+def card_ids_by_code(num_cards: int = NUM_CARDS) -> dict[str, list[int]]:
+    """Map each card code to its physical card ids among the first ``num_cards`` (classic: two per
+    code, four jokers; a variant passes its deck size)."""
     table: dict[str, list[int]] = {}
-    for card, code in enumerate(CARD_CODE):
+    for card, code in enumerate(ALL_CARD_CODES[:num_cards]):
         table.setdefault(code, []).append(card)
     return table
 
@@ -177,7 +184,7 @@ def ids_for_code(code: str) -> list[int]:
 
 def format_card(card: int, glyphs: bool = False) -> str:
     """Format a card id as its code, optionally with a suit glyph (``9♣``)."""
-    code = CARD_CODE[card]
+    code = ALL_CARD_CODES[card]
     if glyphs and code != "JK":
         return code[0] + SUIT_GLYPHS[code[1]]
     return code

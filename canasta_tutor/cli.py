@@ -30,7 +30,9 @@ from .actions import format_action, parse_action
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
+from .cards import format_cards
 from .state import SIDE_NAMES, State
+from .variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
 PROG = "canasta-tutor"
 
@@ -90,6 +92,7 @@ def _ranged(kind: Callable[[str], Any], low: float | None, high: float | None,
     return convert
 
 
+_VARIANT_HELP = f"the game played: {', '.join(VARIANTS)} (default classic)"
 SEED = _ranged(int, 0, 2**63 - 1)
 SCORE = _ranged(int, -1_000_000, 1_000_000)
 
@@ -112,11 +115,55 @@ def _options(text: str | None) -> RuleOptions:
 
 
 # ----------------------------------------------------------------- commands
+def _variant(name: str) -> Variant:
+    try:
+        return get_variant(name)
+    except UnknownVariantError as e:
+        raise UsageError(str(e)) from None
+
+
+def _totals(text: str | None, variant: Variant, ns: int, ew: int) -> tuple[int, ...]:
+    """The sides' totals before the deal: ``--totals`` (one number per side, comma-separated), else
+    ``--score-ns`` and ``--score-ew`` (classic; for a variant of two sides, its first and second side)."""
+    if text is None:
+        if variant.n_sides != 2 and (ns or ew):
+            raise UsageError(f"{variant.name} has {variant.n_sides} sides: give --totals with one number each "
+                             f"({', '.join(variant.side_names)})")
+        return (ns, ew) if variant.n_sides == 2 else (0,) * variant.n_sides
+    words = [w.strip() for w in text.split(",")]
+    if len(words) != variant.n_sides:
+        raise UsageError(f"--totals {text[:60]!r}: give {variant.n_sides} numbers, one per side "
+                         f"({', '.join(variant.side_names)})")
+    return tuple(SCORE(w) for w in words)
+
+
+def _deal_text(state: State) -> str:
+    """A dealt game of a variant the position notation does not write yet: seats, hands, pile and stock."""
+    v = state.variant
+    lines = [f"{PROG} deal", f"variant: {v.name}", f"seed: {state.seed}", f"dealer: {v.seats[state.dealer]}",
+             "totals: " + " ".join(f"{name} {t}" for name, t in zip(v.side_names, state.totals, strict=True))]
+    for seat, letter in enumerate(v.seats):
+        lines.append(f"{letter} ({state.players[seat]}): {' '.join(state.hand(letter))}")
+    for side, name in enumerate(v.side_names):
+        if state.red3[side]:
+            lines.append(f"red threes {name}: {format_cards(state.red3[side])}")
+    lines.append(f"pile: {format_cards(state.pile)} (top last)")
+    lines.append(f"stock: {len(state.stock)} cards")
+    lines.append(f"to act: {state.current_seat} ({state.phase})")
+    return "\n".join(lines) + "\n"
+
+
 def cmd_deal(args: argparse.Namespace) -> int:
-    game = Game(_options(args.options))
-    state = game.new_initial_state(args.seed, totals=(args.score_ns, args.score_ew))
-    text = _format_position(state)
-    _emit(args, {"position": text, "seed": args.seed, "options": state.options.format(),
+    variant = _variant(args.variant)
+    game = Game(_options(args.options), variant)
+    state = game.new_initial_state(args.seed, totals=_totals(args.totals, variant, args.score_ns, args.score_ew))
+    try:
+        text = _format_position(state)
+    except NotationError:
+        if variant is CLASSIC:
+            raise
+        text = _deal_text(state)  # a variant the position notation cannot write yet
+    _emit(args, {"position": text, "seed": args.seed, "options": state.options.format(), "variant": variant.name,
                  "totals": list(state.totals), "actor": state.current_seat, "phase": state.phase},
           text.rstrip("\n"))
     return 0
@@ -187,7 +234,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     report = run_selfplay(args.hands, args.seed, check=not args.no_check, progress=progress,
-                          options=_options(args.options))
+                          options=_options(args.options), variant=_variant(args.variant))
     _emit(args, report.to_dict(), report.format())
     return 1 if report.violations else 0
 
@@ -254,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--score-ns", type=SCORE, default=0, metavar="N", help="NS total before the deal")
     d.add_argument("--score-ew", type=SCORE, default=0, metavar="N", help="EW total before the deal")
     d.add_argument("--options", default="", help='rule options, e.g. "black_three=stops wild_limit=half"')
+    d.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
+    d.add_argument("--totals", default=None, metavar="N,N,...",
+                   help="every side's total before the deal, comma-separated (for variants of three sides)")
     d.set_defaults(func=cmd_deal)
 
     lg = sub.add_parser("legal", parents=[common], help="list the legal actions in a position file")
@@ -274,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=SEED, default=0, help="seed of the first game and of the random players")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (for speed)")
     sp.add_argument("--options", default="", help="rule options")
+    sp.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
     sp.set_defaults(func=cmd_selfplay)

@@ -29,11 +29,14 @@ _NATURALS = range(11)
 _IS_ONE = (1).__eq__  # with map and compress: the kinds held once, found without a Python loop over all kinds
 
 
-def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int) -> bool:
-    """Can every card of ``c`` be melded, leaving the side with a canasta?
+def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int, canastas: int = 1) -> bool:
+    """Can every card of ``c`` be melded, leaving the side with ``canastas`` canastas (one in the
+    classic game, two in some variants: R-TWO-5, R-SIX-4)?
 
     A new meld of only two naturals needs a wild card to reach three cards.
     """
+    if canastas > 1:
+        return _meld_all_many(c, melds, opts, b3_on_table, canastas)
     b3 = c[BLACK_THREE]
     if b3 and (b3 + b3_on_table) not in (3, 4):
         return False
@@ -79,10 +82,54 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
     return must + need <= wilds <= cap
 
 
+def _meld_all_many(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int, canastas: int) -> bool:
+    """:func:`_meld_all` when going out needs more than one canasta: the wild cards must complete the
+    ``canastas`` cheapest canastas at once (each in its own meld's room) besides the pairs."""
+    b3 = c[BLACK_THREE]
+    if b3 and (b3 + b3_on_table) not in (3, 4):
+        return False
+    wilds = c[JOKER] + c[DEUCE]
+    caps = opts.wild_caps
+    cap = 0
+    must = 0
+    shorts: list[int] = []  # wild cards each possible canasta still needs
+    for k, (nat, w0) in melds.items():
+        if k > 10:
+            continue
+        big_n = nat + c[k]
+        room = caps[big_n] - w0
+        cap += room
+        if big_n >= 4:
+            short = max(0, 7 - big_n - w0)
+            if short <= room:
+                shorts.append(short)
+    for k in compress(_NATURALS, c):
+        if k in melds:
+            continue
+        n = c[k]
+        if n == 1:
+            return False
+        if n == 2:
+            must += 1
+            if caps[2] < 1:
+                return False
+        room = caps[n]
+        cap += room
+        if n >= 4:
+            short = max(0, 7 - n)
+            if short <= room:
+                shorts.append(short)
+    if len(shorts) < canastas:
+        return False
+    shorts.sort()
+    return must + sum(shorts[:canastas]) <= wilds <= cap
+
+
 def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard: bool = True,
-               b3_on_table: int = 0) -> bool:
+               b3_on_table: int = 0, canastas: int = 1) -> bool:
     """Whether a hand with kind counts ``c`` can be emptied this turn by melding
-    (and at most one discard when ``allow_discard``), ending with a canasta (R-OUT-1).
+    (and at most one discard when ``allow_discard``), ending with ``canastas`` canastas for the
+    side (R-OUT-1; two in two- and six-handed, R-TWO-5, R-SIX-4).
     ``b3_on_table`` counts black threes the player has already melded this turn (R-MELD-4).
     """
     # A lone natural with no meld to join can only leave as the discard: find them first.
@@ -100,8 +147,8 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     if lone >= 0:
         cc = list(c)
         cc[lone] -= 1
-        return _meld_all(cc, melds, opts, b3_on_table)
-    if _meld_all(c, melds, opts, b3_on_table):
+        return _meld_all(cc, melds, opts, b3_on_table, canastas)
+    if _meld_all(c, melds, opts, b3_on_table, canastas):
         return True
     if not allow_discard:
         return False
@@ -114,7 +161,7 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
         return False
     cc = list(c)
     cc[wild] -= 1
-    return _meld_all(cc, melds, opts, b3_on_table)
+    return _meld_all(cc, melds, opts, b3_on_table, canastas)
 
 
 def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[int, int]:

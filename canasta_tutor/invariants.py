@@ -15,6 +15,13 @@ of card values, not with :meth:`State.score_hand`.
 True
 >>> check_invariants(state)
 ['107 cards in play, not 108']
+
+The checker reads the variant's deck, seats and sides (``state.variant``):
+
+>>> from canasta_tutor.variants import get_variant
+>>> six = Game(variant=get_variant("six-handed")).new_initial_state(seed=7)
+>>> check_invariants(six), len(six.cards_everywhere())
+([], 162)
 """
 
 from __future__ import annotations
@@ -22,17 +29,16 @@ from __future__ import annotations
 from typing import Sequence
 
 from .cards import (
+    ALL_CARD_CODES,
     BLACK_THREE,
-    CARD_CODE,
     CARD_KIND,
     DEUCE,
     JOKER,
     KIND_NAMES,
-    NUM_CARDS,
     NUM_KINDS,
     RED_THREE,
 )
-from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, SEATS, TARGET, State, minimum_for
+from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, State
 
 _FREEZERS_ALWAYS = frozenset((JOKER, DEUCE, RED_THREE))
 _OVER = (HAND_OVER, GAME_OVER)
@@ -53,9 +59,10 @@ def _value_of_code(code: str) -> int:
     return 5 if suit in "SC" else 0
 
 
-_VALUE = tuple(_value_of_code(c) for c in CARD_CODE)
-_IS_WILD_CODE = tuple(c == "JK" or c[0] == "2" for c in CARD_CODE)
-_IS_RED3_CODE = tuple(c[0] == "3" and c[1] in "HD" for c in CARD_CODE)
+_VALUE = tuple(_value_of_code(c) for c in ALL_CARD_CODES)
+_IS_WILD_CODE = tuple(c == "JK" or c[0] == "2" for c in ALL_CARD_CODES)
+_IS_RED3_CODE = tuple(c[0] == "3" and c[1] in "HD" for c in ALL_CARD_CODES)
+CARD_CODE = ALL_CARD_CODES  # every variant's card ids (classic 0..107)
 
 
 def check_invariants(state: State, start_totals: Sequence[int] | None = None) -> list[str]:
@@ -66,6 +73,11 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     """
     v: list[str] = []
     opts = state.options
+    variant = state.variant
+    num_cards = variant.num_cards  # the variant's deck: cards 0..num_cards-1 (R-CARDS-1, R-SIX-2)
+    seat_letters = variant.seats
+    side_names = variant.side_names
+    sides = variant.sides
     phase = state.phase
     if phase not in PHASES:
         return [f"unknown phase {phase!r}"]
@@ -73,20 +85,25 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
 
     # -------- every card exactly once (R-CARDS-1)
     cards = state.cards_everywhere()
-    if len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
+    if len(cards) != num_cards or len(set(cards)) != num_cards:
         seen: set[int] = set()
         dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
-        msg = f"{len(cards)} cards in play, not {NUM_CARDS}"
+        msg = f"{len(cards)} cards in play, not {num_cards}"
         if dup:
-            msg += f"; twice: {' '.join(CARD_CODE[c] if 0 <= c < NUM_CARDS else str(c) for c in dup)}"
+            msg += f"; twice: {' '.join(CARD_CODE[c] if 0 <= c < num_cards else str(c) for c in dup)}"
         v.append(msg)
-    if any(not 0 <= c < NUM_CARDS for c in cards):
-        v.append("a card id outside 0..107")
+    if any(not 0 <= c < num_cards for c in cards):
+        v.append(f"a card id outside 0..{num_cards - 1}")
         return v
+    if (len(state.hands) != variant.players or len(state.hand_size) != variant.players
+            or len(state.melds) != variant.n_sides or len(state.red3) != variant.n_sides
+            or len(state.totals) != variant.n_sides or len(state.initial) != variant.n_sides):
+        return v + [f"the state's tables do not fit {variant.players} seats and {variant.n_sides} sides"]
 
     # -------- hands: kinds, sizes, red threes, known counts
     hands = state.hands
-    for seat in range(4):
+    SEATS = seat_letters  # noqa: N806 - the seat letters of this variant
+    for seat in range(variant.players):
         h = hands[seat]
         size = 0
         for k in range(NUM_KINDS):
@@ -104,14 +121,14 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
             v.append(f"{SEATS[seat]} holds a red three after their first turn (R-RED-1, R-RED-2)")
         if playing and size == 0:
             v.append(f"{SEATS[seat]} holds no cards while the hand is being played (R-OUT-4)")
-    for side in (0, 1):
+    for side in range(variant.n_sides):
         for c in state.red3[side]:
             if not _IS_RED3_CODE[c]:
-                v.append(f"{CARD_CODE[c]} laid out among the red threes of {('NS', 'EW')[side]}")
+                v.append(f"{CARD_CODE[c]} laid out among the red threes of {side_names[side]}")
 
     # -------- melds (R-MELD-1..4)
-    for side in (0, 1):
-        sname = ("NS", "EW")[side]
+    for side in range(variant.n_sides):
+        sname = side_names[side]
         for k, (nat, wild) in state.melds[side].items():
             if k in (JOKER, DEUCE, RED_THREE) or not 0 <= k < NUM_KINDS:
                 v.append(f"{sname} has a meld of {KIND_NAMES[k] if 0 <= k < NUM_KINDS else k} (R-MELD-3, R-RED-1)")
@@ -126,10 +143,10 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
                 if wild or not 3 <= len(nat) <= 4:
                     v.append(f"{sname} black-three meld of {len(nat)} naturals and {len(wild)} wilds (R-MELD-4)")
                 if playing:
-                    if not (phase == MELD and (state.turn & 1) == side and state.must_out):
+                    if not (phase == MELD and sides[state.turn] == side and state.must_out):
                         v.append(f"{sname} has black threes melded, but no player of the side must go out "
                                  "this turn (R-MELD-4)")
-                elif state.went_out is None or (state.went_out & 1) != side:
+                elif state.went_out is None or sides[state.went_out] != side:
                     v.append(f"{sname} melded black threes but did not go out (R-MELD-4)")
             else:
                 if len(nat) < 2:
@@ -153,35 +170,38 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
         v.append(f"freeze_at is {state.freeze_at}, but the lowest freezing card of the pile is at {first}")
 
     # -------- phase, turn and pending melds
-    if not 0 <= state.turn < 4:
+    if not 0 <= state.turn < variant.players:
         v.append(f"turn {state.turn} is not a seat")
-    side = state.turn & 1
+        return v
+    side = sides[state.turn]
     if playing:
         if not state.first_turn_done[state.turn]:
             v.append(f"{SEATS[state.turn]} is playing a first turn not marked as started")
         if phase == ANSWER and state.pending:
             v.append("a partner is answering 'may I go out?' after melds were shown (R-ASK-4)")
+        if phase == ANSWER and not variant.partners(state.turn):
+            v.append(f"{SEATS[state.turn]} plays alone but is waiting for a partner's answer (R-TWO-1, R-THREE-1)")
         if phase == DRAW and state.pending and not state.shown:
             v.append(f"pending {state.pending} in the draw phase without shown melds")
         if state.shown and (phase != DRAW or state.initial[side]):
             v.append("melds shown to take the pack outside the draw phase, or by a side already down")
-        for s in (0, 1):
+        for s in range(variant.n_sides):
             if state.initial[s] and not state.melds[s]:
-                v.append(f"{('NS', 'EW')[s]} has made its initial meld but has no melds")
+                v.append(f"{side_names[s]} has made its initial meld but has no melds")
             if not state.initial[s] and state.melds[s]:
                 points = sum(_VALUE[c] for nat, wild in state.melds[s].values() for c in nat + wild)
                 if s != side:
-                    v.append(f"{('NS', 'EW')[s]} has melds but no initial meld, outside its turn (R-MIN-1)")
+                    v.append(f"{side_names[s]} has melds but no initial meld, outside its turn (R-MIN-1)")
                 elif points != state.pending:
-                    v.append(f"{('NS', 'EW')[s]} melded {points} this turn, but pending is {state.pending}")
+                    v.append(f"{side_names[s]} melded {points} this turn, but pending is {state.pending}")
                 elif phase == MELD and points >= state.minimums[s]:
-                    v.append(f"{('NS', 'EW')[s]} melded {points}, reaching its minimum, but is not marked "
+                    v.append(f"{side_names[s]} melded {points}, reaching its minimum, but is not marked "
                              "as down (R-MIN-2)")
         if state.totals != state.deal_totals:
             v.append(f"totals {state.totals} changed during the hand from {state.deal_totals}")
         if len(state.hand_results) != state.deal_no:
             v.append(f"{len(state.hand_results)} hand results in deal {state.deal_no}")
-    expected_min = [minimum_for(t) for t in state.deal_totals]
+    expected_min = [variant.minimum_for(t) for t in state.deal_totals]
     if list(state.minimums) != expected_min:
         v.append(f"minimums {state.minimums}, but deal totals {state.deal_totals} give {expected_min} (R-MIN-1)")
 
@@ -189,7 +209,7 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     if not playing:
         v.extend(_check_hand_end(state))
     if start_totals is not None:
-        want = [start_totals[s] + sum(r.sides[s].total for r in state.hand_results) for s in (0, 1)]
+        want = [start_totals[s] + sum(r.sides[s].total for r in state.hand_results) for s in range(variant.n_sides)]
         if list(state.totals) != want:
             v.append(f"totals {state.totals}, but the start {list(start_totals)} plus the hands make {want}")
     return v
@@ -206,7 +226,8 @@ def _concealed_by_history(state: State, seat: int) -> bool:
     start = len(hist)
     while start > 0 and hist[start - 1] != ("deal",):
         start -= 1
-    turn = (state.dealer + 1) % 4
+    players = state.variant.players
+    turn = (state.dealer + 1) % players
     melded_earlier = False
     melded_now = False
     # the last action is the one that went out: its turn is not an "earlier" one
@@ -218,26 +239,32 @@ def _concealed_by_history(state: State, seat: int) -> bool:
             if turn == seat and melded_now:
                 melded_earlier = True
             melded_now = False
-            turn = (turn + 1) % 4
+            turn = (turn + 1) % players
     return not melded_earlier
 
 
-def _check_hand_end(state: State) -> list[str]:
+def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for the end of a hand
     v: list[str] = []
+    variant = state.variant
+    sides = variant.sides
+    SEATS = variant.seats  # noqa: N806 - the seat letters of this variant
+    bonuses = variant.bonuses
     if len(state.hand_results) != state.deal_no + 1:
         return [f"{len(state.hand_results)} hand results at the end of deal {state.deal_no}"]
     result = state.hand_results[-1]
     if result.deal != state.deal_no:
         v.append(f"the last hand result is for deal {result.deal}, not {state.deal_no}")
-    empty = [s for s in range(4) if state.hand_size[s] == 0]
+    empty = [s for s in range(variant.players) if state.hand_size[s] == 0]
     if len(empty) > 1:
         v.append(f"{len(empty)} players hold no cards")
     out = empty[0] if empty else None
     if state.went_out != out:
         v.append(f"went_out is {state.went_out}, but the empty hand is {out} (R-OUT-1)")
     if out is not None:
-        if not any(len(n) >= 4 and len(n) + len(w) >= 7 for n, w in state.melds[out & 1].values()):
-            v.append(f"{SEATS[out]} went out, but their side has no canasta (R-OUT-1)")
+        canastas = sum(1 for n, w in state.melds[sides[out]].values() if len(n) >= 4 and len(n) + len(w) >= 7)
+        if canastas < variant.canastas_to_go_out:
+            v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
+                     f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
         concealed = _concealed_by_history(state, out)
         if concealed != bool(state.concealed):
             v.append(f"{SEATS[out]} went out {'concealed' if concealed else 'not concealed'} by the "
@@ -245,22 +272,22 @@ def _check_hand_end(state: State) -> list[str]:
     else:
         concealed = False
     deal_totals = state.deal_totals
-    for side in (0, 1):
-        sname = ("NS", "EW")[side]
+    for side in range(variant.n_sides):
+        sname = variant.side_names[side]
         melds = state.melds[side]
         melded = 0
         bonus = 0
         for nat, wild in melds.values():
             melded += sum(_VALUE[c] for c in nat) + sum(_VALUE[c] for c in wild)
             if len(nat) >= 4 and len(nat) + len(wild) >= 7:
-                bonus += 300 if wild else 500
-        reds = len(state.red3[side])
-        red = 800 if reds == 4 else 100 * reds
+                bonus += bonuses.mixed_canasta if wild else bonuses.natural_canasta
+        red = bonuses.red_threes[len(state.red3[side])]  # classic 100 each, 800 for four (R-RED-4; R-SIX-5)
         if not melds:
             red = -red
-        going_out = 100 if out is not None and (out & 1) == side else 0
-        conc = 100 if going_out and concealed else 0
-        in_hand = sum(_VALUE[c] for seat in (side, side + 2) for kind in state.hands[seat] for c in kind)
+        going_out = bonuses.going_out if out is not None and sides[out] == side else 0
+        conc = bonuses.concealed if going_out and concealed else 0
+        in_hand = sum(_VALUE[c] for seat in range(variant.players) if sides[seat] == side
+                      for kind in state.hands[seat] for c in kind)
         want = melded + bonus + red + going_out + conc - in_hand
         got = result.sides[side].total
         if got != want:
@@ -269,12 +296,13 @@ def _check_hand_end(state: State) -> list[str]:
                      "(R-SCORE-1..3)")
         if state.totals[side] != deal_totals[side] + got:
             v.append(f"{sname} total {state.totals[side]} is not {deal_totals[side]} + {got} (R-SCORE-4)")
-    a, b = state.totals
-    over = (a >= TARGET or b >= TARGET) and a != b
+    totals = list(state.totals)
+    best = sorted(totals, reverse=True)
+    over = best[0] >= variant.target and best[0] != best[1]
     if over != (state.phase == GAME_OVER):
-        v.append(f"totals {a} and {b}, but the phase is {state.phase} (R-GAME-1, R-GAME-2)")
-    if over and state.winner != (0 if a > b else 1):
-        v.append(f"totals {a} and {b}, but the winner is {state.winner} (R-GAME-2)")
+        v.append(f"totals {totals}, but the phase is {state.phase} (R-GAME-1, R-GAME-2)")
+    if over and state.winner != totals.index(best[0]):
+        v.append(f"totals {totals}, but the winner is {state.winner} (R-GAME-2)")
     return v
 
 

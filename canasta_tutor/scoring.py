@@ -42,13 +42,13 @@ class SideScore:
 @dataclass(frozen=True)
 class HandResult:
     """The result of one hand: its deal number (from 0), who went out (a seat
-    letter, or None when the stock ran out), whether concealed, and the two
-    sides' scores (NS first)."""
+    letter, or None when the stock ran out), whether concealed, and each side's
+    score in side order (classic: NS first, then EW; a variant has as many sides as it seats)."""
 
     deal: int
     went_out: str | None
     concealed: bool
-    sides: tuple[SideScore, SideScore]
+    sides: tuple[SideScore, ...]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"deal", "went_out", "concealed", "sides": [{...}, {...}]}``."""

@@ -1,8 +1,9 @@
 """Random self-play: a soak test of the engine and a speed benchmark.
 
-Four random players pick uniformly among :meth:`State.legal_actions` at every
-decision, game after game.  With ``check=True`` every state along the way is
-checked with :func:`~canasta_tutor.invariants.check_invariants`, and also:
+Random players (four in the classic game; as many as a variant seats otherwise)
+pick uniformly among :meth:`State.legal_actions` at every decision, game after
+game.  With ``check=True`` every state along the way is checked with
+:func:`~canasta_tutor.invariants.check_invariants`, and also:
 
 - the legal-action list is non-empty unless the game is over, and lists each
   action once;
@@ -13,6 +14,8 @@ checked with :func:`~canasta_tutor.invariants.check_invariants`, and also:
 >>> report = run_selfplay(hands=3, seed=5)
 >>> report.hands, report.actions > 100
 (3, True)
+>>> run_selfplay(hands=2, seed=5, variant="six-handed").violations
+0
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .game import Game
 from .invariants import check_invariants
 from .options import RuleOptions
 from .state import GAME_OVER, HAND_OVER, Action, State
+from .variants import CLASSIC, Variant, get_variant
 
 #: How many violation messages a report keeps.
 KEEP_MESSAGES = 10
@@ -48,6 +52,7 @@ class SelfplayReport:
     messages: list[str] = field(default_factory=list)
     seed: int = 0
     check: bool = True
+    variant: str = "classic"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -59,6 +64,7 @@ class SelfplayReport:
             f"hands: {self.hands}",
             f"actions: {self.actions}",
             f"games: {self.games} (from seed {self.seed})",
+            f"variant: {self.variant}",
             f"seconds: {self.seconds:.2f}",
             f"hands per second: {self.hands_per_s:.1f}",
             f"microseconds per action: {self.us_per_action:.1f}",
@@ -79,7 +85,7 @@ def _snapshot(s: State) -> tuple[object, ...]:
         s.phase, s.turn, s.dealer, s.deal_no, tuple(s.totals), tuple(s.hand_size),
         tuple(tuple(map(len, h)) for h in s.hands), tuple(tuple(k) for k in s.known),
         tuple((k, tuple(m[0]), tuple(m[1])) for side in s.melds for k, m in side.items()),
-        tuple(s.red3[0]), tuple(s.red3[1]), tuple(s.pile), s.freeze_at, len(s.stock),
+        tuple(tuple(r) for r in s.red3), tuple(s.pile), s.freeze_at, len(s.stock),
         tuple(s.initial), s.pending, s.shown, s.asked, s.answer, s.must_out, s.melded_turn,
         s.took_pack, tuple(s.first_turn_done), tuple(s.has_melded), s.b3_melded, s.went_out,
         s.concealed, len(s.hand_results), len(s.history), s.stock_emptied,
@@ -87,7 +93,7 @@ def _snapshot(s: State) -> tuple[object, ...]:
 
 
 def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = False,
-                 options: RuleOptions | None = None) -> SelfplayReport:
+                 options: RuleOptions | None = None, variant: Variant | str = CLASSIC) -> SelfplayReport:
     """Play ``hands`` hands of random legal actions and report speed and violations.
 
     Games use seeds ``seed``, ``seed + 1``, ...; a new game starts when one is
@@ -97,7 +103,7 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
     """
     if hands < 0:
         raise ValueError(f"hands must be 0 or more, not {hands}")
-    game = Game(options or RuleOptions())
+    game = Game(options or RuleOptions(), get_variant(variant))
     rng = random.Random(seed)
     choice = rng.choice
     getrandbits = rng.getrandbits
@@ -214,6 +220,7 @@ def run_selfplay(hands: int, seed: int, check: bool = True, progress: bool = Fal
         messages=messages,
         seed=seed,
         check=check,
+        variant=game.variant.name,
     )
 
 

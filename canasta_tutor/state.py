@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import (
     BLACK_THREE,
-    CARD_CODE,
+    ALL_CARD_CODES,
     CARD_KIND,
     CARD_VALUE,
     DEUCE,
@@ -61,21 +61,25 @@ from .errors import IllegalActionError
 from .feasibility import can_go_out, max_meld_points
 from .options import RuleOptions
 from .scoring import HandResult, SideScore
+from .variants import CLASSIC, Variant
 
 if TYPE_CHECKING:
     from .game import SeatDraw
 
 Action = tuple[Any, ...]  # ("draw",), ("take", k, n, j, d), ... see the module docstring
 
-SEATS = "NESW"
+SEATS = "NESW"  # the classic seats; a variant's are ``state.variant.seats``
 SIDE_NAMES = ("NS", "EW")
 SEAT_NAMES = ("North", "East", "South", "West")
+#: how messages name a seat, by letter (a variant's seats without a compass name are "seat X")
+_SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER = "draw", "meld", "answer", "hand_over", "game_over"
 PHASES = (DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER)
-TARGET = 5000
-HAND_SIZE = 11
+TARGET = 5000  # classic; a variant's is ``state.variant.target``
+HAND_SIZE = 11  # classic; a variant's is ``state.variant.hand_size``
 
 _NATURAL_RANGE = range(11)
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 _DRAW_ACTION: Action = ("draw",)
 _ASK: Action = ("ask",)
 _YES: Action = ("yes",)
@@ -104,16 +108,21 @@ def _round100(x: int) -> int:
     return sign * ((abs(x) + 50) // 100) * 100
 
 
-def seat_index(seat: int | str) -> int:
-    """Seat as 0..3 from ``0..3`` or ``"N"``, ``"E"``, ``"S"``, ``"W"``."""
+def seat_index(seat: int | str, seats: str = SEATS) -> int:
+    """Seat as 0..3 from ``0..3`` or ``"N"``, ``"E"``, ``"S"``, ``"W"`` (or a variant's ``seats``)."""
     if isinstance(seat, str):
-        i = SEATS.find(seat.upper())
+        i = seats.find(seat.upper())
         if len(seat) != 1 or i < 0:
-            raise ValueError(f"{seat!r} is not a seat: use N, E, S or W")
+            raise ValueError(f"{seat!r} is not a seat: use {', '.join(seats[:-1])} or {seats[-1]}")
         return i
-    if not 0 <= seat < 4:
-        raise ValueError(f"{seat!r} is not a seat: use 0..3")
+    if not 0 <= seat < len(seats):
+        raise ValueError(f"{seat!r} is not a seat: use 0..{len(seats) - 1}")
     return seat
+
+
+def seat_name(letter: str) -> str:
+    """A seat as messages name it: ``"South"``, or ``"seat P"`` for a letter with no compass name."""
+    return _SEAT_WORDS.get(letter, f"seat {letter}")
 
 
 def _count_word(n: int, kind: int) -> str:
@@ -150,6 +159,7 @@ class State:
         "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
         "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
         "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
+        "variant", "sides", "out_need",
     )
 
     options: RuleOptions
@@ -188,26 +198,36 @@ class State:
     seat_draws: list[SeatDraw]
     winner: int | None
     stock_emptied: bool
+    #: the variant played (classic by default); ``sides[seat]`` and ``out_need`` (canastas needed to
+    #: go out) are its tables, kept on the state for the hot paths
+    variant: Variant
+    sides: tuple[int, ...]
+    out_need: int
 
     # ------------------------------------------------------------------ setup
-    def __init__(self, options: RuleOptions | None = None, seed: int = 0) -> None:
+    def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant = CLASSIC) -> None:
         self.options = options or RuleOptions()
+        self.variant = variant
+        self.sides = variant.sides
+        self.out_need = variant.canastas_to_go_out
+        players = variant.players
+        n_sides = variant.n_sides
         self.seed = seed
         self.deal_no = 0
         self.dealer = 1
-        self.totals = [0, 0]
-        self.deal_totals = [0, 0]
-        self.minimums = [50, 50]
-        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
-        self.hand_size = [0, 0, 0, 0]
-        self.melds = [{}, {}]
-        self.red3 = [[], []]
+        self.totals = [0] * n_sides
+        self.deal_totals = [0] * n_sides
+        self.minimums = [variant.minimum_for(0)] * n_sides
+        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(players)]
+        self.hand_size = [0] * players
+        self.melds = [{} for _ in range(n_sides)]
+        self.red3 = [[] for _ in range(n_sides)]
         self.pile = []
         self.freeze_at = -1
         self.stock = []
         self.turn = 0
         self.phase = DRAW
-        self.initial = [False, False]
+        self.initial = [False] * n_sides
         self.pending = 0
         self.shown = False
         self.asked = 0
@@ -215,15 +235,15 @@ class State:
         self.must_out = False
         self.melded_turn = False
         self.took_pack = False
-        self.first_turn_done = [False] * 4
-        self.has_melded = [False] * 4
+        self.first_turn_done = [False] * players
+        self.has_melded = [False] * players
         self.b3_melded = 0
         self.went_out = None
         self.concealed = False
         self.hand_results = []
         self.history = []
-        self.known = [[0] * NUM_KINDS for _ in range(4)]
-        self.players = ("N", "E", "S", "W")
+        self.known = [[0] * NUM_KINDS for _ in range(players)]
+        self.players = tuple(variant.seats)
         self.seat_draws = []
         self.winner = None
         self.stock_emptied = False
@@ -234,6 +254,9 @@ class State:
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
         s = State.__new__(State)
         s.options = self.options
+        s.variant = self.variant
+        s.sides = self.sides
+        s.out_need = self.out_need
         s.seed = self.seed
         s.deal_no = self.deal_no
         s.dealer = self.dealer
@@ -243,7 +266,7 @@ class State:
         s.hands = [[k[:] for k in h] for h in self.hands]
         s.hand_size = self.hand_size[:]
         s.melds = [{k: [m[0][:], m[1][:]] for k, m in side.items()} for side in self.melds]
-        s.red3 = [self.red3[0][:], self.red3[1][:]]
+        s.red3 = [r[:] for r in self.red3]
         s.pile = self.pile[:]
         s.freeze_at = self.freeze_at
         s.stock = self.stock[:]
@@ -279,33 +302,39 @@ class State:
 
     # ------------------------------------------------------------- the deal
     def _deal(self) -> None:
-        """Shuffle all 108 cards, cut, deal 11 each and turn the upcard chain (R-DEAL-2..5)."""
+        """Shuffle all the variant's cards (classic 108), cut, deal each seat its hand (classic 11) and
+        turn the upcard chain (R-DEAL-2..5; R-TWO-2, R-THREE-2, R-SIX-2, R-SIX-3)."""
+        variant = self.variant
+        players = variant.players
+        n_sides = variant.n_sides
+        hand_size = variant.hand_size
+        num_cards = variant.num_cards
         rng = random.Random(f"canasta/{self.seed}/{self.deal_no}")
-        deck = list(range(NUM_CARDS))
+        deck = list(range(num_cards))
         shuffle(rng, deck)
-        cut = rng.randrange(1, NUM_CARDS)
+        cut = rng.randrange(1, num_cards)
         deck = deck[cut:] + deck[:cut]
-        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
-        self.known = [[0] * NUM_KINDS for _ in range(4)]
+        self.hands = [[[] for _ in range(NUM_KINDS)] for _ in range(players)]
+        self.known = [[0] * NUM_KINDS for _ in range(players)]
         # one card at a time from the top of the deck (its end), starting left of the dealer
         top = len(deck)
-        for i in range(1, 5):
-            hand = self.hands[(self.dealer + i) % 4]
-            for card in deck[top - i::-4][:HAND_SIZE]:  # this seat's cards in the order dealt
+        for i in range(1, players + 1):
+            hand = self.hands[(self.dealer + i) % players]
+            for card in deck[top - i::-players][:hand_size]:  # this seat's cards in the order dealt
                 hand[CARD_KIND[card]].append(card)
-        del deck[top - 4 * HAND_SIZE:]
-        self.hand_size = [HAND_SIZE] * 4
+        del deck[top - players * hand_size:]
+        self.hand_size = [hand_size] * players
         self.stock = deck
         self.stock_fixed = -1
-        self.melds = [{}, {}]
-        self.red3 = [[], []]
+        self.melds = [{} for _ in range(n_sides)]
+        self.red3 = [[] for _ in range(n_sides)]
         self.pile = []
         self.freeze_at = -1
         self.deal_totals = self.totals[:]
-        self.minimums = [minimum_for(self.totals[0]), minimum_for(self.totals[1])]
-        self.initial = [False, False]
-        self.first_turn_done = [False] * 4
-        self.has_melded = [False] * 4
+        self.minimums = [variant.minimum_for(t) for t in self.totals]
+        self.initial = [False] * n_sides
+        self.first_turn_done = [False] * players
+        self.has_melded = [False] * players
         self.went_out = None
         self.concealed = False
         self.stock_emptied = False
@@ -316,7 +345,7 @@ class State:
             self._freeze_if_needed(card, upcard=True)
             if CARD_KIND[card] not in chain or not self.stock:
                 break
-        self.turn = (self.dealer + 1) % 4
+        self.turn = (self.dealer + 1) % players
         self._start_turn()
 
     def _freeze_if_needed(self, card: int, upcard: bool = False) -> None:
@@ -348,7 +377,7 @@ class State:
             self.first_turn_done[seat] = True
             reds = self.hands[seat][RED_THREE]
             while reds:
-                self.red3[seat & 1].append(reds.pop())
+                self.red3[self.sides[seat]].append(reds.pop())
                 self.hand_size[seat] -= 1
                 if not self._draw_card(seat):
                     return
@@ -365,7 +394,7 @@ class State:
             if not self.stock:
                 self.stock_emptied = True
             if CARD_KIND[card] == RED_THREE:
-                self.red3[seat & 1].append(card)
+                self.red3[self.sides[seat]].append(card)
                 if not self.stock:
                     self._end_hand()
                     return False
@@ -385,18 +414,18 @@ class State:
     def actor(self) -> int | None:
         """Seat (0..3) that must act now, or None when the game is over."""
         if self.phase == ANSWER:
-            return (self.turn + 2) % 4
+            return self.variant.partner_seats[self.turn][0]  # only a seat with a partner can ask
         if self.phase == HAND_OVER:
-            return (self.dealer + 1) % 4
+            return (self.dealer + 1) % len(self.sides)
         if self.phase == GAME_OVER:
             return None
         return self.turn
 
     @property
     def current_seat(self) -> str | None:
-        """Letter of the seat that must act now (``"N"``, ``"E"``, ``"S"``, ``"W"``)."""
+        """Letter of the seat that must act now (``"N"``, ``"E"``, ``"S"``, ``"W"``; a variant's letters)."""
         a = self.actor
-        return None if a is None else SEATS[a]
+        return None if a is None else self.variant.seats[a]
 
     @property
     def is_game_over(self) -> bool:
@@ -404,12 +433,12 @@ class State:
 
     def hand(self, seat: int | str) -> list[str]:
         """The cards a seat holds, as codes sorted for display (threes, 4..A, then wild cards)."""
-        cards = [c for k in self.hands[seat_index(seat)] for c in k]
-        return [CARD_CODE[c] for c in sorted(cards, key=sort_key)]
+        cards = [c for k in self.hands[seat_index(seat, self.variant.seats)] for c in k]
+        return [ALL_CARD_CODES[c] for c in sorted(cards, key=sort_key)]
 
     def hand_counts(self, seat: int | str) -> list[int]:
         """Count of each card kind in a seat's hand."""
-        return list(map(len, self.hands[seat_index(seat)]))
+        return list(map(len, self.hands[seat_index(seat, self.variant.seats)]))
 
     def meld_summary(self, side: int) -> dict[int, tuple[int, int]]:
         """``{kind: (naturals, wilds)}`` for a side's melds."""
@@ -420,14 +449,13 @@ class State:
         return self.freeze_at >= 0 or not self.initial[side]
 
     @property
-    def final_totals(self) -> tuple[int, int]:
-        """The totals as entered on the score sheet at the end of the game: rounded to the
-        nearest 100 (50 rounds away from zero) when the ``round_totals`` option is on (R-GAME-3).
+    def final_totals(self) -> tuple[int, ...]:
+        """The totals as entered on the score sheet at the end of the game, one per side: rounded to
+        the nearest 100 (50 rounds away from zero) when the ``round_totals`` option is on (R-GAME-3).
         The winner is decided on the unrounded totals."""
-        a, b = self.totals
         if self.phase == GAME_OVER and self.options.round_totals:
-            return (_round100(a), _round100(b))
-        return (a, b)
+            return tuple(_round100(t) for t in self.totals)
+        return tuple(self.totals)
 
     def canasta_top(self, side: int, kind: int) -> str | None:
         """The card shown on top of a finished canasta: a red card for a natural canasta, a black
@@ -437,10 +465,10 @@ class State:
             return None
         want_red = not m[1]
         for c in sorted(m[0] + m[1]):
-            code = CARD_CODE[c]
+            code = ALL_CARD_CODES[c]
             if code != "JK" and (code[1] in "HD") == want_red:
                 return code
-        return CARD_CODE[m[1][0]] if m[1] else CARD_CODE[m[0][0]]
+        return ALL_CARD_CODES[m[1][0]] if m[1] else ALL_CARD_CODES[m[0][0]]
 
     def one_short(self, side: int, kind: int) -> bool:
         """Whether a meld is one card short of a canasta: six cards, so its sixth card may be
@@ -450,6 +478,32 @@ class State:
 
     def side_has_canasta(self, side: int) -> bool:
         return any(is_canasta(len(m[0]), len(m[1])) for m in self.melds[side].values())
+
+    def side_canastas(self, side: int) -> int:
+        """How many canastas a side has on the table."""
+        return sum(1 for m in self.melds[side].values() if is_canasta(len(m[0]), len(m[1])))
+
+    def _enough_canastas(self, summary: dict[int, tuple[int, int]]) -> bool:
+        """Whether melds given as ``{kind: (naturals, wilds)}`` hold the canastas going out needs."""
+        if self.out_need == 1:
+            return any(is_canasta(nn, ww) for nn, ww in summary.values())
+        return sum(1 for nn, ww in summary.values() if is_canasta(nn, ww)) >= self.out_need
+
+    def _out_lack(self, classic_rule: str = "R-OUT-1") -> tuple[str, str]:
+        """The rule and the words for a side without the canastas going out needs: the classic rule
+        (R-OUT-1 or R-OUT-2), or the variant's rule when it needs two (R-TWO-5, R-SIX-4)."""
+        if self.out_need == 1:
+            return (classic_rule, "your side has no canasta")
+        alone = not self.variant.partnerships
+        return (self.variant.go_out_rule, f"{'you have' if alone else 'your side has'} fewer than "
+                f"{_NUMBER_WORDS[self.out_need]} canastas")
+
+    def side_can_go_out(self, side: int) -> bool:
+        """Whether a side has the canastas going out needs (one, or two in some variants: R-OUT-1,
+        R-TWO-5, R-SIX-4)."""
+        if self.out_need == 1:
+            return self.side_has_canasta(side)
+        return self.side_canastas(side) >= self.out_need
 
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
@@ -476,13 +530,13 @@ class State:
         """Legal actions before drawing: draw, ask, the ways to take the pack, melds shown to
         take it, and declining it at an empty stock."""
         seat = self.turn
-        side = seat & 1
+        side = self.sides[seat]
         hand = self.hands[seat]
         out: list[Action] = []
         if not self.shown:
             if self.stock:
                 out.append(_DRAW_ACTION)
-                if not self.asked:
+                if not self.asked and self.variant.partnerships:
                     # R-ASK-1: only with no lone natural, going out without a discard
                     melds = self.melds[side]
                     for k in _NATURAL_RANGE:
@@ -490,7 +544,7 @@ class State:
                             break
                     else:
                         if can_go_out(list(map(len, hand)), self.meld_summary(side), self.options,
-                                      allow_discard=False):
+                                      allow_discard=False, canastas=self.out_need):
                             out.append(_ASK)
         pile = self.pile
         if pile:
@@ -523,7 +577,7 @@ class State:
     def _legal_meld(self) -> list[Action]:  # noqa: C901 - the candidates and their short cuts
         """Legal actions after drawing: melds and additions, discards and asking."""
         seat = self.turn
-        side = seat & 1
+        side = self.sides[seat]
         hand = self.hands[seat]
         size = self.hand_size[seat]
         melds = self.melds[side]
@@ -542,7 +596,7 @@ class State:
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
         held = (2 if nj else 0) | (4 if nd else 0)  # the wild kinds held, as in the _ADD_SETS masks
         pair_held = held if pair_wild else 0
-        ask_open = not self.asked and not self.melded_turn and not self.took_pack
+        ask_open = not self.asked and not self.melded_turn and not self.took_pack and self.variant.partnerships
         if melds and initial and not held:
             # no wild card in hand: only the kinds held go down, joining their melds or as three naturals
             for k in compress(_NATURAL_RANGE, counts):
@@ -652,14 +706,15 @@ class State:
             if cand is not None and self._check(cand) is None:
                 out.append(cand)
         if size == 1:
-            if self.answer is not False and self.side_has_canasta(side):
+            if self.answer is not False and self.side_can_go_out(side):
                 out.extend(compress(_DISCARDS, hand))
         elif not must_out and not (self.pending and not initial):
             out.extend(compress(_DISCARDS, hand))  # a discard of each kind held
         # asking needs a hand that can go out (R-ASK-1): at most one lone card, a wild card for
         # every unmelded pair (a discard never lowers that need) and a kind that can reach a canasta
         if ask_open and lone <= 1 and tall and pairs <= nj + nd:
-            if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options):
+            if can_go_out(counts, base[1] if base is not None else self.meld_summary(side), self.options,
+                          canastas=self.out_need):
                 out.append(_ASK)
         return out
 
@@ -674,14 +729,14 @@ class State:
             return []
         seat = self.turn
         hand = self.hands[seat]
-        side = seat & 1
+        side = self.sides[seat]
         melds = self.melds[side]
         out: list[Action] = []
         if phase == DRAW:
             if not self.shown:
                 if self.stock:
                     out.append(_DRAW_ACTION)
-                if not self.asked:
+                if not self.asked and self.variant.partnerships:
                     out.append(_ASK)
             out.extend(self._take_candidates(seat))
             if not self.initial[side] and self.pile:
@@ -696,7 +751,7 @@ class State:
         for k in range(NUM_KINDS - 1):
             if hand[k]:
                 out.append(_DISCARDS[k])
-        if not self.asked and not self.melded_turn and not self.took_pack:
+        if not self.asked and not self.melded_turn and not self.took_pack and self.variant.partnerships:
             out.append(_ASK)
         return out
 
@@ -749,7 +804,7 @@ class State:
         if top >= 11:
             return []
         hand = self.hands[seat]
-        side = seat & 1
+        side = self.sides[seat]
         n = len(hand[top])
         if not self.initial[side]:
             if n < 2:
@@ -794,7 +849,8 @@ class State:
         """:meth:`explain` for ``seat``: it also refuses when another seat is to act (R-TURN-1)."""
         actor = self.actor
         if actor is not None and actor != seat and self.phase not in (HAND_OVER, GAME_OVER):
-            return IllegalActionError("R-TURN-1", f"It is {SEAT_NAMES[actor]}'s turn to act", action)
+            return IllegalActionError("R-TURN-1", f"It is {seat_name(self.variant.seats[actor])}'s turn to act",
+                                      action)
         return self.explain(action)
 
     def explain_go_out(self, seat: int) -> IllegalActionError | None:
@@ -809,12 +865,15 @@ class State:
         if self.answer is False:
             return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
                                       ("discard", 0))
-        side = seat & 1
-        if not can_go_out(self.hand_counts(seat), self.meld_summary(side), self.options, b3_on_table=self.b3_melded):
-            if not self.side_has_canasta(side):
-                why = "your side has no canasta, and your hand can't make one while melding every card"
-            else:
-                why = "you can't meld every card in your hand (keeping at most one to discard)"
+        side = self.sides[seat]
+        if not can_go_out(self.hand_counts(seat), self.meld_summary(side), self.options, b3_on_table=self.b3_melded,
+                          canastas=self.out_need):
+            if not self.side_can_go_out(side):
+                rule, lack = self._out_lack()
+                them = "one" if self.out_need == 1 else "them"
+                why = f"{lack}, and your hand can't make {them} while melding every card"
+                return IllegalActionError(rule, f"You can't go out: {why}", ("discard", 0))
+            why = "you can't meld every card in your hand (keeping at most one to discard)"
             return IllegalActionError("R-OUT-1", f"You can't go out: {why}", ("discard", 0))
         return None
 
@@ -855,11 +914,12 @@ class State:
         if phase == ANSWER:
             if verb in ("yes", "no"):
                 return None
-            return ("R-ASK-2", f"{SEAT_NAMES[self.turn]} asked 'may I go out?': answer yes or no first")
+            return ("R-ASK-2", f"{seat_name(self.variant.seats[self.turn])} asked 'may I go out?': answer yes or "
+                    "no first")
         if verb in ("yes", "no"):
             return ("R-ASK-2", "Nobody has asked 'may I go out?'")
         seat = self.turn
-        side = seat & 1
+        side = self.sides[seat]
         if verb == "draw":
             if phase != DRAW:
                 return ("R-TURN-2", "You have already drawn or taken the pack this turn")
@@ -889,6 +949,9 @@ class State:
         return ("R-TURN-2", f"{a!r} is not an action")
 
     def _why_not_ask(self, seat: int) -> tuple[str, str] | None:
+        if not self.variant.partnerships:
+            # a player alone reads the partner rules with nobody in the partner's place (R-TWO-1, R-THREE-1)
+            return (f"R-{self.variant.rule_area}-1", "You play alone: there is no partner to ask 'may I go out?'")
         if self.asked:
             return ("R-ASK-3", "You have already asked your partner this turn")
         if self.phase == DRAW:
@@ -898,14 +961,16 @@ class State:
                 return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
                         "the stock is empty")
             ok = self._lone_naturals(seat) == 0 and can_go_out(
-                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options, allow_discard=False)
+                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), self.options,
+                allow_discard=False, canastas=self.out_need)
         else:
             if self.took_pack:
                 return ("R-ASK-4", "You can't ask after taking the pack")
             if self.melded_turn:
                 return ("R-ASK-4", "You can't ask after melding this turn")
             ok = self._lone_naturals(seat) <= 1 and can_go_out(
-                list(map(len, self.hands[seat])), self.meld_summary(seat & 1), self.options)
+                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), self.options,
+                canastas=self.out_need)
         if not ok:
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
                     "your whole hand with a canasta for your side")
@@ -918,12 +983,12 @@ class State:
         need = self.minimums[side]
         if most >= need and max_meld_points(counts, {}, self.options, keep=2) >= need:
             return True
-        return lone <= 1 and can_go_out(counts, {}, self.options)
+        return lone <= 1 and can_go_out(counts, {}, self.options, canastas=self.out_need)
 
     def _lone_naturals(self, seat: int) -> int:
         """Naturals held singly with no meld to join: each can leave the hand only as the discard."""
         hand = self.hands[seat]
-        melds = self.melds[seat & 1]
+        melds = self.melds[self.sides[seat]]
         lone = 0
         for k in _NATURAL_RANGE:
             if len(hand[k]) == 1 and k not in melds:
@@ -938,7 +1003,7 @@ class State:
 
     def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
         _, k, n, j, d = a
-        side = seat & 1
+        side = self.sides[seat]
         hand = self.hands[seat]
         if self.phase != DRAW:
             return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
@@ -1024,18 +1089,19 @@ class State:
         if left == 0:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if not any(is_canasta(nn, ww) for nn, ww in summary.values()):
-                return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
-                        "so you can't go out")
+            if not self._enough_canastas(summary):
+                rule, lack = self._out_lack()
+                return (rule, f"That would use your last card, but {lack}, so you can't go out")
             return None
         if self.answer is False and left == 1:
             return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one to hold")
         if left == 1 or self.must_out:
             if same_out is None:
-                can_out = can_go_out(counts, summary, self.options, b3_on_table=b3_on_table)
+                can_out = can_go_out(counts, summary, self.options, b3_on_table=b3_on_table, canastas=self.out_need)
             else:
                 if not same_out:
-                    same_out.append(can_go_out(counts, summary, self.options, b3_on_table=b3_on_table))
+                    same_out.append(can_go_out(counts, summary, self.options, b3_on_table=b3_on_table,
+                                               canastas=self.out_need))
                 can_out = same_out[0]
             if not can_out:
                 if self.must_out:
@@ -1088,7 +1154,7 @@ class State:
         if left < 2 or self.answer is not None or self.must_out:
             return self._why_not_meld(seat, a, base) is None
         pending = self.pending + points
-        need = self.minimums[seat & 1]
+        need = self.minimums[self.sides[seat]]
         if pending >= need:
             return True  # the minimum is reached and two cards are left (see _why_not_after)
         counts = base[0][:]
@@ -1105,13 +1171,13 @@ class State:
         later = {kk: v for kk, v in summary.items() if kk != BLACK_THREE} if BLACK_THREE in summary else summary
         if pending + max_meld_points(counts, later, self.options, keep=2) >= need:
             return True
-        return can_go_out(counts, summary, self.options, b3_on_table=self.b3_melded)
+        return can_go_out(counts, summary, self.options, b3_on_table=self.b3_melded, canastas=self.out_need)
 
     def _why_not_meld(self, seat: int, a: Action,
                       base: tuple[list[int], dict[int, tuple[int, int]]] | None = None) -> tuple[str, str] | None:
         """Why a meld or an addition is refused.  ``base``: the seat's hand counts and its side's
         meld summary when the caller has them already (they are copied, not changed)."""
-        side = seat & 1
+        side = self.sides[seat]
         hand = self.hands[seat]
         melds = self.melds[side]
         verb, k = a[0], a[1]
@@ -1171,7 +1237,7 @@ class State:
         else:
             _, k, w = a
             if k not in melds:
-                if k in self.melds[1 - side]:
+                if any(k in m for i, m in enumerate(self.melds) if i != side):
                     return ("R-MELD-8", f"You can't add to the opponents' meld of {KIND_NAMES[k]}")
                 return ("R-MELD-8", f"Your side has no meld of {KIND_NAMES[k]} to add to")
             if w != k and w != JOKER and w != DEUCE:
@@ -1215,7 +1281,7 @@ class State:
                 after = cc[:]
                 for kind in rest_kinds:
                     after[kind] += 1
-                if self.answer is not False and can_go_out(after, summary, opts):
+                if self.answer is not False and can_go_out(after, summary, opts, canastas=self.out_need):
                     return None  # the turn can end by going out
             if pending + max(best, loose) < need:
                 return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
@@ -1226,7 +1292,7 @@ class State:
             # must go out this very turn
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+            if not can_go_out(counts, summary, opts, b3_on_table=b3_on_table, canastas=self.out_need):
                 return ("R-MELD-4", "Black threes can be melded only when you go out this turn, "
                         "and you could not go out after this")
         if not self.initial[side]:
@@ -1235,22 +1301,23 @@ class State:
             if pending < need:
                 if left == 0:
                     # concealed going out from the stock is free of the minimum (R-CONC-2)
-                    if not any(is_canasta(nn, ww) for nn, ww in summary.values()):
-                        return ("R-OUT-1", "That would use your last card, but your side has no canasta, "
-                                "so you can't go out")
+                    if not self._enough_canastas(summary):
+                        rule, lack = self._out_lack()
+                        return (rule, f"That would use your last card, but {lack}, so you can't go out")
                     if self.answer is False:
                         return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
                     return None
                 cc = counts[:]
                 best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts, keep=2)
                 if pending + best < need and (self.answer is False or not can_go_out(
-                        counts, summary, opts, b3_on_table=b3_on_table)):
+                        counts, summary, opts, b3_on_table=b3_on_table, canastas=self.out_need)):
                     return ("R-MIN-1", f"Your melds this turn would count at most {pending + best}; "
                             f"your side's initial meld needs {need}")
                 if self.answer is False and left <= 1:
                     return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one "
                             "to hold")
-                if self.must_out and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table):
+                if self.must_out and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table,
+                                                    canastas=self.out_need):
                     return ("R-ASK-3", "You must go out this turn, and after this you could not")
                 return None
         return self._why_not_after(seat, counts, summary, left, b3_on_table=b3_on_table)
@@ -1261,13 +1328,13 @@ class State:
         hand = self.hands[seat]
         if not hand[k]:
             return ("R-TURN-2", f"You hold no {KIND_SINGULAR[k]} to discard")
-        side = seat & 1
+        side = self.sides[seat]
         if self.hand_size[seat] == 1:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if not self.side_has_canasta(side):
-                return ("R-OUT-2", "You can't discard your last card: your side has no canasta, so you "
-                        "must keep a card")
+            if not self.side_can_go_out(side):
+                rule, lack = self._out_lack("R-OUT-2")
+                return (rule, f"You can't discard your last card: {lack}, so you must keep a card")
             return None
         if self.must_out:
             if self.b3_melded:
@@ -1332,11 +1399,13 @@ class State:
                 return
             if self.melded_turn:
                 self.has_melded[seat] = True
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) % len(self.sides)
             self._start_turn()
         elif verb == "draw":
             if self._draw_card(seat):
-                self.phase = MELD
+                # a variant's draw of two (R-TWO-3) takes a second card while the stock lasts (R-TWO-4)
+                if self.variant.draw == 1 or not self.stock or self._draw_card(seat):
+                    self.phase = MELD
         elif verb == "add":
             _, k, w = a
             card = self.hands[seat][w].pop()
@@ -1344,7 +1413,7 @@ class State:
             kn = self.known[seat]
             if kn[w]:
                 kn[w] -= 1
-            m = self.melds[seat & 1][k]
+            m = self.melds[self.sides[seat]][k]
             if w == k:
                 m[0].append(card)
             else:
@@ -1362,7 +1431,7 @@ class State:
                 kn[JOKER] = max(0, kn[JOKER] - j)
             if d:
                 kn[DEUCE] = max(0, kn[DEUCE] - d)
-            self.melds[seat & 1][k] = [nat, wild]
+            self.melds[self.sides[seat]][k] = [nat, wild]
             if k == BLACK_THREE:
                 self.must_out = True
             self._after_meld(seat, n * KIND_VALUES[k] + 50 * j + 20 * d, k)
@@ -1378,14 +1447,14 @@ class State:
         elif verb == "pass":
             self._end_hand()
         elif verb == "deal":
-            self.dealer = (self.dealer + 1) % 4
+            self.dealer = (self.dealer + 1) % len(self.sides)
             self.deal_no += 1
             self._deal()
         else:  # pragma: no cover - guarded by verify
             raise IllegalActionError("R-TURN-2", f"{a!r} is not an action", a)
 
     def _after_meld(self, seat: int, points: int, kind: int) -> None:
-        side = seat & 1
+        side = self.sides[seat]
         self.melded_turn = True
         if kind == BLACK_THREE:
             self.b3_melded = len(self.melds[side][BLACK_THREE][0])
@@ -1401,7 +1470,7 @@ class State:
 
     def _take(self, seat: int, a: Action) -> None:
         _, k, n, j, d = a
-        side = seat & 1
+        side = self.sides[seat]
         hand = self.hands[seat]
         top = self.pile.pop()
         nat = [top] + [hand[k].pop() for _ in range(n)]
@@ -1447,25 +1516,33 @@ class State:
 
     def _end_hand(self) -> None:
         # a dealt red three of a player whose first turn never came is laid out now (R-RED-1)
-        for seat in range(4):
+        sides = self.sides
+        for seat in range(len(sides)):
             reds = self.hands[seat][RED_THREE]
             while reds:
-                self.red3[seat & 1].append(reds.pop())
+                self.red3[sides[seat]].append(reds.pop())
                 self.hand_size[seat] -= 1
         result = self.score_hand()
         self.hand_results.append(result)
-        for side in (0, 1):
-            self.totals[side] += result.sides[side].total
+        totals = self.totals
+        for side in range(len(totals)):
+            totals[side] += result.sides[side].total
         self.phase = HAND_OVER
-        a, b = self.totals
-        if (a >= TARGET or b >= TARGET) and a != b:
+        # the game ends when a side reaches the target with a total higher than every other side's
+        # (R-GAME-1, R-GAME-2; R-THREE-3, R-SIX-6)
+        top = max(totals)
+        if top >= self.variant.target and totals.count(top) == 1:
             self.phase = GAME_OVER
-            self.winner = 0 if a > b else 1
+            self.winner = totals.index(top)
 
     def score_hand(self) -> HandResult:
-        """The score of the hand as it stands (R-SCORE-1..3): a breakdown for each side."""
+        """The score of the hand as it stands (R-SCORE-1..3): a breakdown for each side (R-SIX-5 for the
+        red threes of six-handed)."""
         sides: list[SideScore] = []
-        for side in (0, 1):
+        variant = self.variant
+        bonuses = variant.bonuses
+        went_side = None if self.went_out is None else self.sides[self.went_out]
+        for side in range(variant.n_sides):
             melds = self.melds[side]
             natural = mixed = 0
             melded_points = 0
@@ -1476,18 +1553,17 @@ class State:
                         mixed += 1
                     else:
                         natural += 1
-            reds = len(self.red3[side])
-            red_value = 800 if reds == 4 else 100 * reds
+            red_value = bonuses.red_threes[len(self.red3[side])]
             if not melds:
                 red_value = -red_value
-            out = 100 if self.went_out is not None and (self.went_out & 1) == side else 0
-            concealed = 100 if out and self.concealed else 0
+            out = bonuses.going_out if went_side == side else 0
+            concealed = bonuses.concealed if out and self.concealed else 0
             in_hand = 0
-            for seat in (side, side + 2):
+            for seat in variant.side_seats[side]:
                 for kind_cards in self.hands[seat]:
                     for c in kind_cards:
                         in_hand += CARD_VALUE[c]
-            bonus = 500 * natural + 300 * mixed + red_value + out + concealed
+            bonus = bonuses.natural_canasta * natural + bonuses.mixed_canasta * mixed + red_value + out + concealed
             sides.append(SideScore(
                 natural_canastas=natural,
                 mixed_canastas=mixed,
@@ -1498,8 +1574,9 @@ class State:
                 in_hand=-in_hand,
                 total=bonus + melded_points - in_hand,
             ))
-        return HandResult(deal=self.deal_no, went_out=None if self.went_out is None else SEATS[self.went_out],
-                          concealed=self.concealed, sides=(sides[0], sides[1]))
+        return HandResult(deal=self.deal_no,
+                          went_out=None if self.went_out is None else variant.seats[self.went_out],
+                          concealed=self.concealed, sides=tuple(sides))
 
     # -------------------------------------------------------------- output
     def __str__(self) -> str:

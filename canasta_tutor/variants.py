@@ -92,6 +92,8 @@ class Variant:
     negative_minimum: int = 15
     bonuses: Bonuses = field(default_factory=Bonuses)
     target: int = 5000
+    #: the rule a refused go-out cites when the side lacks the canastas (R-OUT-1; R-TWO-5, R-SIX-4)
+    go_out_rule: str = "R-OUT-1"
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -100,6 +102,8 @@ class Variant:
     partner_seats: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     next_seats: tuple[int, ...] = field(init=False, compare=False, repr=False)
     num_cards: int = field(init=False, compare=False, repr=False)
+    #: whether seats play in sides of more than one (so a player may ask "partner, may I go out?")
+    partnerships: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.players or len(self.sides) != self.players or len(set(self.seats)) != self.players:
@@ -116,6 +120,7 @@ class Variant:
                                           for s in range(self.players)))
         sets(self, "next_seats", tuple((s + 1) % self.players for s in range(self.players)))
         sets(self, "num_cards", 52 * self.packs + self.jokers)
+        sets(self, "partnerships", n_sides < self.players)
 
     def side_of(self, seat: int) -> int:
         """The side (0..n_sides-1) a seat plays for."""
@@ -143,11 +148,6 @@ class Variant:
         """The bonus for a side holding ``count`` red threes."""
         return self.bonuses.red_threes[count]
 
-    @property
-    def partnerships(self) -> bool:
-        """Whether seats play in sides of more than one (so a player may ask "partner, may I go out?")."""
-        return self.n_sides < self.players
-
 
 VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
@@ -155,14 +155,14 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="classic", rule_area="", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
                 hand_size=11, draw=1, canastas_to_go_out=1),
         Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
-                hand_size=15, draw=2, canastas_to_go_out=2),
+                hand_size=15, draw=2, canastas_to_go_out=2, go_out_rule="R-TWO-5"),
         # seats E, S, W: the classic table with North empty, so South keeps the learner's place
         Variant(name="three-handed", rule_area="THREE", players=3, seats="ESW", sides=(0, 1, 2), packs=2,
                 jokers=4, hand_size=13, draw=1, canastas_to_go_out=1),
         # six seats clockwise N, E, P, S, W, Q; partners sit opposite: NS, EW and PQ
         Variant(name="six-handed", rule_area="SIX", players=6, seats="NEPSWQ", sides=(0, 1, 2, 0, 1, 2), packs=3,
                 jokers=6, hand_size=13, draw=1, canastas_to_go_out=2,
-                bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500),
+                bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500, go_out_rule="R-SIX-4"),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]
