@@ -29,14 +29,11 @@ _NATURALS = range(11)
 _IS_ONE = (1).__eq__  # with map and compress: the kinds held once, found without a Python loop over all kinds
 
 
-def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int, canastas: int = 1) -> bool:
-    """Can every card of ``c`` be melded, leaving the side with ``canastas`` canastas (one in the
-    classic game, two in some variants: R-TWO-5, R-SIX-4)?
+def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int) -> bool:
+    """Can every card of ``c`` be melded, leaving the side with a canasta?
 
     A new meld of only two naturals needs a wild card to reach three cards.
     """
-    if canastas > 1:
-        return _meld_all_many(c, melds, opts, b3_on_table, canastas)
     b3 = c[BLACK_THREE]
     if b3 and (b3 + b3_on_table) not in (3, 4):
         return False
@@ -83,8 +80,9 @@ def _meld_all(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: in
 
 
 def _meld_all_many(c: Sequence[int], melds: Melds, opts: RuleOptions, b3_on_table: int, canastas: int) -> bool:
-    """:func:`_meld_all` when going out needs more than one canasta: the wild cards must complete the
-    ``canastas`` cheapest canastas at once (each in its own meld's room) besides the pairs."""
+    """:func:`_meld_all` when going out needs more than one canasta (R-TWO-5, R-SIX-4): the wild cards
+    must complete the ``canastas`` cheapest canastas at once (each in its own meld's room) besides
+    the pairs."""
     b3 = c[BLACK_THREE]
     if b3 and (b3 + b3_on_table) not in (3, 4):
         return False
@@ -147,8 +145,13 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
     if lone >= 0:
         cc = list(c)
         cc[lone] -= 1
-        return _meld_all(cc, melds, opts, b3_on_table, canastas)
-    if _meld_all(c, melds, opts, b3_on_table, canastas):
+        if canastas == 1:
+            return _meld_all(cc, melds, opts, b3_on_table)
+        return _meld_all_many(cc, melds, opts, b3_on_table, canastas)
+    if canastas == 1:
+        if _meld_all(c, melds, opts, b3_on_table):
+            return True
+    elif _meld_all_many(c, melds, opts, b3_on_table, canastas):
         return True
     if not allow_discard:
         return False
@@ -161,7 +164,9 @@ def can_go_out(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard:
         return False
     cc = list(c)
     cc[wild] -= 1
-    return _meld_all(cc, melds, opts, b3_on_table, canastas)
+    if canastas == 1:
+        return _meld_all(cc, melds, opts, b3_on_table)
+    return _meld_all_many(cc, melds, opts, b3_on_table, canastas)
 
 
 def _max_points_all(c: Sequence[int], melds: Melds, opts: RuleOptions) -> tuple[int, int]:

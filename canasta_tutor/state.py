@@ -159,7 +159,7 @@ class State:
         "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
         "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
         "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
-        "variant", "sides", "out_need",
+        "variant", "sides", "out_need", "draw_n", "ask_ok",
     )
 
     options: RuleOptions
@@ -198,11 +198,14 @@ class State:
     seat_draws: list[SeatDraw]
     winner: int | None
     stock_emptied: bool
-    #: the variant played (classic by default); ``sides[seat]`` and ``out_need`` (canastas needed to
-    #: go out) are its tables, kept on the state for the hot paths
+    #: the variant played (classic by default); ``sides[seat]``, ``out_need`` (canastas needed to go
+    #: out), ``draw_n`` (cards drawn from the stock) and ``ask_ok`` (seats have partners to ask) are
+    #: its tables, kept on the state for the hot paths
     variant: Variant
     sides: tuple[int, ...]
     out_need: int
+    draw_n: int
+    ask_ok: bool
 
     # ------------------------------------------------------------------ setup
     def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant = CLASSIC) -> None:
@@ -210,6 +213,8 @@ class State:
         self.variant = variant
         self.sides = variant.sides
         self.out_need = variant.canastas_to_go_out
+        self.draw_n = variant.draw
+        self.ask_ok = variant.partnerships
         players = variant.players
         n_sides = variant.n_sides
         self.seed = seed
@@ -257,6 +262,8 @@ class State:
         s.variant = self.variant
         s.sides = self.sides
         s.out_need = self.out_need
+        s.draw_n = self.draw_n
+        s.ask_ok = self.ask_ok
         s.seed = self.seed
         s.deal_no = self.deal_no
         s.dealer = self.dealer
@@ -494,7 +501,7 @@ class State:
         (R-OUT-1 or R-OUT-2), or the variant's rule when it needs two (R-TWO-5, R-SIX-4)."""
         if self.out_need == 1:
             return (classic_rule, "your side has no canasta")
-        alone = not self.variant.partnerships
+        alone = not self.ask_ok
         return (self.variant.go_out_rule, f"{'you have' if alone else 'your side has'} fewer than "
                 f"{_NUMBER_WORDS[self.out_need]} canastas")
 
@@ -536,7 +543,7 @@ class State:
         if not self.shown:
             if self.stock:
                 out.append(_DRAW_ACTION)
-                if not self.asked and self.variant.partnerships:
+                if not self.asked and self.ask_ok:
                     # R-ASK-1: only with no lone natural, going out without a discard
                     melds = self.melds[side]
                     for k in _NATURAL_RANGE:
@@ -596,7 +603,7 @@ class State:
         points = 50 * nj + 20 * nd  # at least what any melds this turn could count
         held = (2 if nj else 0) | (4 if nd else 0)  # the wild kinds held, as in the _ADD_SETS masks
         pair_held = held if pair_wild else 0
-        ask_open = not self.asked and not self.melded_turn and not self.took_pack and self.variant.partnerships
+        ask_open = not self.asked and not self.melded_turn and not self.took_pack and self.ask_ok
         if melds and initial and not held:
             # no wild card in hand: only the kinds held go down, joining their melds or as three naturals
             for k in compress(_NATURAL_RANGE, counts):
@@ -736,7 +743,7 @@ class State:
             if not self.shown:
                 if self.stock:
                     out.append(_DRAW_ACTION)
-                if not self.asked and self.variant.partnerships:
+                if not self.asked and self.ask_ok:
                     out.append(_ASK)
             out.extend(self._take_candidates(seat))
             if not self.initial[side] and self.pile:
@@ -751,7 +758,7 @@ class State:
         for k in range(NUM_KINDS - 1):
             if hand[k]:
                 out.append(_DISCARDS[k])
-        if not self.asked and not self.melded_turn and not self.took_pack and self.variant.partnerships:
+        if not self.asked and not self.melded_turn and not self.took_pack and self.ask_ok:
             out.append(_ASK)
         return out
 
@@ -949,7 +956,7 @@ class State:
         return ("R-TURN-2", f"{a!r} is not an action")
 
     def _why_not_ask(self, seat: int) -> tuple[str, str] | None:
-        if not self.variant.partnerships:
+        if not self.ask_ok:
             # a player alone reads the partner rules with nobody in the partner's place (R-TWO-1, R-THREE-1)
             return (f"R-{self.variant.rule_area}-1", "You play alone: there is no partner to ask 'may I go out?'")
         if self.asked:
@@ -1404,7 +1411,7 @@ class State:
         elif verb == "draw":
             if self._draw_card(seat):
                 # a variant's draw of two (R-TWO-3) takes a second card while the stock lasts (R-TWO-4)
-                if self.variant.draw == 1 or not self.stock or self._draw_card(seat):
+                if self.draw_n == 1 or not self.stock or self._draw_card(seat):
                     self.phase = MELD
         elif verb == "add":
             _, k, w = a

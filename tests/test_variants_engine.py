@@ -10,8 +10,10 @@ import pytest
 from canasta_tutor.cards import ALL_CARD_CODES, CARD_CODE, CARD_KIND, KIND_TOKENS, NUM_KINDS, RED_THREE
 from canasta_tutor.cli import main
 from canasta_tutor.errors import CanastaError, NotationError
+from canasta_tutor.feasibility import can_go_out
 from canasta_tutor.game import Game, seating_order
 from canasta_tutor.invariants import check_invariants
+from canasta_tutor.options import RuleOptions
 from canasta_tutor.selfplay import run_selfplay
 from canasta_tutor.state import SEATS, State
 from canasta_tutor.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
@@ -463,3 +465,25 @@ def test_classic_seating_and_dealer_unchanged() -> None:
     six = get_variant("six-handed")
     order = seating_order(six)
     assert six.side_of(order[0]) == six.side_of(order[1])  # the two highest drawers are partners
+
+
+def test_can_go_out_with_two_canastas() -> None:
+    """The look-ahead behind R-TWO-5 and R-SIX-4: the hand must finish two canastas, not one."""
+    opts = RuleOptions()
+    c = [0] * NUM_KINDS
+    c[KINDS["K"]] = 7  # a canasta of kings in hand
+    c[KINDS["7"]] = 1  # and a card to discard
+    assert can_go_out(c, {}, opts) and not can_go_out(c, {}, opts, canastas=2)
+    melds = {KINDS["Q"]: (5, 0)}  # five queens on the table: two wild cards would make a canasta
+    assert not can_go_out(c, melds, opts, canastas=2)
+    c[KINDS["JK"]] = 2
+    assert can_go_out(c, melds, opts, canastas=2)
+    c[KINDS["JK"]] = 1  # one short
+    assert not can_go_out(c, melds, opts, canastas=2)
+    assert can_go_out(c, {KINDS["Q"]: (7, 0)}, opts, canastas=2)  # a canasta already down
+    # the wild cards must also cover the pairs: a pair of aces needs one more
+    c[KINDS["JK"]] = 2
+    c[KINDS["A"]] = 2
+    assert not can_go_out(c, melds, opts, canastas=2)
+    c[KINDS["2"]] = 1
+    assert can_go_out(c, melds, opts, canastas=2)
