@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -487,3 +488,39 @@ def test_can_go_out_with_two_canastas() -> None:
     assert not can_go_out(c, melds, opts, canastas=2)
     c[KINDS["2"]] = 1
     assert can_go_out(c, melds, opts, canastas=2)
+
+
+def _rich_choice(rng: random.Random, legal: list[tuple[object, ...]]) -> tuple[object, ...]:
+    rich = [a for a in legal if a[0] in ("take", "meld", "add", "ask", "yes", "no", "pass")]
+    if rich and rng.random() < 0.6:
+        return rng.choice(rich)
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize("name", NAMES[1:])
+def test_fast_listing_is_the_checked_candidates_in_order(name: str) -> None:
+    """As tests/test_legal_fast.py for each variant: the fast legal-action list is exactly the structural
+    candidates that State.explain accepts, in order, along play biased towards melds and takes; and a
+    copy of the state plays on the same."""
+    rng = random.Random(3)
+    verbs: set[str] = set()
+    states = 0
+    game = Game(variant=get_variant(name))
+    for game_seed in range(3):
+        state = game.new_initial_state(game_seed)
+        hands = 0
+        while state.phase != "game_over" and hands < 2:
+            legal = state.legal_actions()
+            reference = [a for a in state._candidates() if state.explain(a) is None]
+            assert legal == reference, (game_seed, len(state.history))
+            verbs.update(str(a[0]) for a in legal)
+            states += 1
+            action = _rich_choice(rng, legal)
+            twin = state.copy()
+            state.apply_unchecked(action)
+            twin.apply_unchecked(action)
+            assert twin.legal_actions() == state.legal_actions() and twin.totals == state.totals
+            hands += state.phase in ("hand_over", "game_over")
+    assert states > 300
+    assert {"draw", "take", "meld", "add", "discard", "deal"} <= verbs
+    assert ("ask" in verbs) == (name == "six-handed")
