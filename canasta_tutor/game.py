@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import overload
 
 from .cards import ALL_CARD_CODES, CARD_KIND, JOKER, RANK_CHARS, SUIT_CHARS, shuffle
@@ -123,17 +123,19 @@ def draw_for_seats(rng: random.Random, players: tuple[str, ...],
     return draws, tuple(by_seat[s] for s in range(variant.players))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Game:
     """Canasta under some :class:`RuleOptions`: classic four-player partnership Canasta, or the
     ``variant`` named (a :class:`~canasta_tutor.variants.Variant` or its name, see
-    :data:`~canasta_tutor.variants.VARIANTS`)."""
+    :data:`~canasta_tutor.variants.VARIANTS`; an unknown name raises
+    :class:`~canasta_tutor.variants.UnknownVariantError`)."""
 
-    options: RuleOptions = field(default_factory=RuleOptions)
-    variant: Variant = CLASSIC
+    options: RuleOptions
+    variant: Variant
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "variant", get_variant(self.variant))  # a name is accepted too
+    def __init__(self, options: RuleOptions | None = None, variant: Variant | str = CLASSIC) -> None:
+        object.__setattr__(self, "options", RuleOptions() if options is None else options)  # frozen
+        object.__setattr__(self, "variant", get_variant(variant))
 
     def new_initial_state(self, seed: int = 0, players: tuple[str, ...] | None = None,
                           totals: tuple[int, ...] | None = None, dealer: str | None = None) -> State:

@@ -524,3 +524,30 @@ def test_fast_listing_is_the_checked_candidates_in_order(name: str) -> None:
     assert states > 300
     assert {"draw", "take", "meld", "add", "discard", "deal"} <= verbs
     assert ("ask" in verbs) == (name == "six-handed")
+
+
+def test_two_handed_draw_meets_the_end_of_the_stock() -> None:
+    """R-TWO-3 with R-STOCK-1: a red three as the stock's last card ends the hand, even as the second
+    card of a draw of two; a natural last card leaves the player one card to play on with (R-TWO-4)."""
+    s = _game("two-handed", 5)
+    _clear_reds(s)
+    seat = s.turn
+    s.stock[:] = [_take_code(s, "R3"), _take_code(s, "9")]  # the nine is drawn first, the red three last
+    s.apply(("draw",))
+    assert s.phase in ("hand_over", "game_over") and not s.stock
+    assert len(s.red3[s.sides[seat]]) == 1 and s.went_out is None
+    t = _game("two-handed", 5)
+    _clear_reds(t)
+    seat = t.turn
+    before = t.hand_size[seat]
+    t.stock[:] = [_take_code(t, "9"), _take_code(t, "R3")]  # a red three first, replaced by the last card
+    t.apply(("draw",))
+    assert t.phase == "meld" and not t.stock
+    assert t.hand_size[seat] == before + 1 and len(t.red3[t.sides[seat]]) == 1
+
+
+def test_game_takes_a_variant_name() -> None:
+    assert Game(variant="six-handed").variant is get_variant("six-handed")
+    assert Game().variant is CLASSIC and Game().options == RuleOptions()
+    with pytest.raises(UnknownVariantError):
+        Game(variant="samba-ish")
