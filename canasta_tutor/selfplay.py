@@ -64,7 +64,7 @@ class SelfplayReport:
             f"hands: {self.hands}",
             f"actions: {self.actions}",
             f"games: {self.games} (from seed {self.seed})",
-            f"variant: {self.variant}",
+            *([f"variant: {self.variant}"] if self.variant != "classic" else []),
             f"seconds: {self.seconds:.2f}",
             f"hands per second: {self.hands_per_s:.1f}",
             f"microseconds per action: {self.us_per_action:.1f}",
