@@ -2,7 +2,9 @@
 
 A :class:`State` covers a whole game: the deals, the turns, the partner's answer
 to "may I go out?", the scoring of each hand and the end of the game at 5,000.
-It is created by :class:`canasta_tutor.game.Game`.
+It is created by :class:`canasta_tutor.game.Game`.  A state also plays the
+game's :class:`~canasta_tutor.variants.Variant` (``state.variant``): its seats
+and sides, deck, deal, draw, canastas needed to go out, bonuses and target.
 
 Two entry points change it:
 

@@ -24,17 +24,18 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``).
 ...     print(e)
 'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed
 
-Choices made where the references disagree (the rule book's variant sections rule on them):
+Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
-- three-handed: each plays alone, 13 cards, one card drawn, one canasta to go out, game 5,000.
-  The "cutthroat" game (draw two, the first to take the pack plays alone against the other two in a
-  temporary partnership, two canastas to go out, game 7,500) is a different game and is not this one.
+- two-handed: draw two, discard one, two canastas to go out (R-TWO-3, R-TWO-5); with one card left in
+  the stock the player draws that card alone and plays on (R-TWO-4).
+- three-handed: each plays alone, 13 cards, one card drawn, one canasta to go out, game 5,000
+  (R-THREE-2, R-THREE-3); "Cutthroat", with its changing partnerships, is not this game.
 - six-handed: three sides of two partners sitting opposite (seats 0 and 3, 1 and 4, 2 and 5), not two
   sides of three; three packs with six jokers (162 cards); 13 cards; one card drawn; two canastas to
-  go out; game 7,500 with the classic minimum table; five red threes 1,000 and six 1,200.
-- two-handed: when the stock holds one card, the player draws that one card and plays on.
-- the draw for seats in a non-classic game: the highest drawer plays first and the others follow in
-  the order drawn (see :func:`canasta_tutor.game.draw_for_seats`).
+  go out; game 7,500 with the classic minimum table; five red threes 1,000 and six 1,200 (R-SIX-1..6).
+- the draw for seats in a variant (the rule book's software note on the variants): the highest drawer
+  sits South and plays first; the others, in the order of their cards, fill South's partners' seats,
+  then each other side's seats in turn order (see :func:`canasta_tutor.game.seating_order`).
 """
 
 from __future__ import annotations
