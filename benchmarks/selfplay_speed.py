@@ -15,6 +15,10 @@ so that a busy machine slows both sides alike.
     .venv/bin/python benchmarks/selfplay_speed.py
     .venv/bin/python benchmarks/selfplay_speed.py --hands 500 --profile
     .venv/bin/python benchmarks/selfplay_speed.py --compare 11b752c --rounds 7 --hands 500
+    .venv/bin/python benchmarks/selfplay_speed.py --variant six-handed --hands 500
+
+``--variant NAME`` measures a variant's game (not with ``--compare``, which times the classic game
+against a revision that may not know the variants).
 """
 
 from __future__ import annotations
@@ -116,20 +120,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=1, help="runs; the best is reported")
     p.add_argument("--compare", metavar="REV", help="also time the engine at git revision REV, in alternation")
     p.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
+    p.add_argument("--variant", default="classic", help="the game to play (default classic)")
     args = p.parse_args(argv)
 
     print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"{args.hands} hands, seed {args.seed}, checks {'on' if args.check else 'off'}")
+          f"{args.hands} hands, seed {args.seed}, checks {'on' if args.check else 'off'}, variant {args.variant}")
     if args.compare:
         # not pinned: each run is one process on one core anyway, and a fixed core may be the busiest
         if args.check:
             p.error("--compare measures with the checks off")
+        if args.variant != "classic":
+            p.error("--compare times the classic game")
         return compare(args.compare, max(1, args.rounds), args.hands, args.seed)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     best = None
     for _ in range(max(1, args.repeat)):
-        report = run_selfplay(args.hands, args.seed, check=args.check)
+        report = run_selfplay(args.hands, args.seed, check=args.check, variant=args.variant)
         if best is None or report.seconds < best.seconds:
             best = report
     assert best is not None
@@ -145,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-        run_selfplay(args.hands, args.seed, check=args.check)
+        run_selfplay(args.hands, args.seed, check=args.check, variant=args.variant)
         prof.disable()
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(15)
