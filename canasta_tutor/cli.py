@@ -248,7 +248,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise UsageError("the game is over: there is nothing to hint")
     h = hint(observe(state, state.actor), samples=args.samples, seed=args.seed, budget=args.budget)
     data = h.to_dict()
-    data["seat"] = "NESW"[state.actor]
+    data["seat"] = state.variant.seats[state.actor]
     _emit(args, data, h.text())
     return 0
 

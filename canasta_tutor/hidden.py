@@ -62,16 +62,16 @@ from typing import Iterable, Sequence
 from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta
 from .errors import ImpossiblePositionError
 from .feasibility import can_go_out
-from .state import ANSWER, DRAW, MELD, SEATS, State, seat_index
+from .state import ANSWER, DRAW, MELD, State, seat_index
 
 _PLAYING = (DRAW, MELD, ANSWER)
 
 
 def unseen_for(state: State, seat: int | str) -> list[int]:
     """The card ids ``seat`` cannot see: every other hand and the stock, sorted."""
-    s = seat_index(seat)
+    s = seat_index(seat, state.variant.seats)
     out: list[int] = list(state.stock)
-    for o in range(4):
+    for o in range(len(state.hands)):
         if o != s:
             for k in state.hands[o]:
                 out.extend(k)
@@ -85,10 +85,12 @@ def _lone(counts: Sequence[int], melds: dict[int, tuple[int, int]]) -> int:
 
 def _could_ask(state: State, counts: Sequence[int], asked: int) -> bool:
     """Whether a hand of these kind counts could have asked (R-ASK-1), as State._why_not_ask checks."""
-    summary = state.meld_summary(state.turn & 1)
+    summary = state.meld_summary(state.sides[state.turn])
+    need = state.out_need
     if asked == 1:
-        return _lone(counts, summary) == 0 and can_go_out(counts, summary, state.options, allow_discard=False)
-    return _lone(counts, summary) <= 1 and can_go_out(counts, summary, state.options)
+        return _lone(counts, summary) == 0 and can_go_out(counts, summary, state.options, allow_discard=False,
+                                                          canastas=need)
+    return _lone(counts, summary) <= 1 and can_go_out(counts, summary, state.options, canastas=need)
 
 
 def turn_problem(state: State) -> str | None:
@@ -97,7 +99,8 @@ def turn_problem(state: State) -> str | None:
     if state.phase not in _PLAYING:
         return None
     seat = state.turn
-    name = SEATS[seat]
+    seats = state.variant.seats
+    name = seats[seat]
     counts = state.hand_counts(seat)
     if state.asked:
         unchanged = state.phase in (ANSWER, DRAW) or (state.asked == 2 and not state.melded_turn)
@@ -123,10 +126,11 @@ def turn_problem(state: State) -> str | None:
             return f"{name} {why} and must go out this turn, but this hand cannot go out: no legal action"
         if state.shown:
             return (f"{name} showed melds to take the pack, but this hand cannot take it: no legal action")
-        if state.pending and not state.initial[seat & 1]:
+        side = state.sides[seat]
+        if state.pending and not state.initial[side]:
             return (f"{name} has melded {state.pending} toward the initial meld, but this hand cannot reach "
-                    f"the minimum of {state.minimums[seat & 1]}: no legal action")
-        return f"{SEATS[state.actor or 0]} has no legal action in this position"
+                    f"the minimum of {state.minimums[side]}: no legal action")
+        return f"{seats[state.actor or 0]} has no legal action in this position"
     return None
 
 
@@ -246,7 +250,7 @@ def _propose_turn_hand(state: State, pool: _Pool, hand: list[int], size: int, rn
     """Fill the hand of the seat whose turn it is up to ``size`` cards, shaped by the turn flags.
     False if this try failed."""
     seat = state.turn
-    side = seat & 1
+    side = state.sides[seat]
     summary = dict(state.meld_summary(side))
     counts = [0] * NUM_KINDS
     for c in hand:
@@ -306,14 +310,14 @@ def _propose_turn_hand(state: State, pool: _Pool, hand: list[int], size: int, rn
 
 def _constrained(state: State) -> bool:
     return state.phase in _PLAYING and bool(
-        state.asked or state.must_out or state.shown or (state.pending and not state.initial[state.turn & 1]))
+        state.asked or state.must_out or state.shown or (state.pending and not state.initial[state.sides[state.turn]]))
 
 
 def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int], rng: random.Random, *,
                 stock_top: Sequence[int] = (), keep_stock: bool = False, tries: int = 200) -> State:
     """Deal ``unseen`` into the hands of ``seats`` and the stock consistently with the turn flags
     (see the module docstring); in place, returns ``state``."""
-    fill = sorted({seat_index(s) for s in seats})
+    fill = sorted({seat_index(s, state.variant.seats) for s in seats})
     cards = sorted(unseen)
     need = sum(state.hand_size[s] for s in fill)
     if keep_stock and stock_top:
@@ -322,6 +326,7 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
         have = len(cards)
         raise ImpossiblePositionError(f"the hidden hands hold {need} cards, but {have} cards are unseen"
                                       + ("" if keep_stock else " (the stock would be short)"), None, None)
+    letters = state.variant.seats
     turn_filled = state.turn in fill and _constrained(state)
     check = state.turn in fill and state.phase in _PLAYING
     attempts = max(1, tries) if check else 1
@@ -335,12 +340,12 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
                 for _ in range(state.known[s][k]):
                     if not pool.avail(k):
                         raise ImpossiblePositionError(
-                            f"{SEATS[s]} is known to hold {state.known[s][k]} of a kind, but not that many are "
-                            "unseen", None, SEATS[s])
+                            f"{letters[s]} is known to hold {state.known[s][k]} of a kind, but not that many are "
+                            "unseen", None, letters[s])
                     hand.append(pool.take(k))
             if len(hand) > state.hand_size[s]:
-                raise ImpossiblePositionError(f"{SEATS[s]} holds {state.hand_size[s]} cards but is known to hold "
-                                              f"{len(hand)}", None, SEATS[s])
+                raise ImpossiblePositionError(f"{letters[s]} holds {state.hand_size[s]} cards but is known to hold "
+                                              f"{len(hand)}", None, letters[s])
             hands[s] = hand
         order = fill[:]
         shaped = turn_filled and attempt % 4 != 3  # now and then a plain random deal, for variety

@@ -11,6 +11,12 @@ in the engine's kind counts: ``hand_counts``, ``meld_summary``, ``pile_size``,
 ``pile_top``, ``red_three_counts``, ``history_tail``, ``side`` and
 :meth:`~Observation.frozen_for`.
 
+Per-seat fields (``hand_sizes``, ``known``, ``first_turn_done``...) have one entry per seat
+of the game's variant and per-side fields (``melds``, ``meld_summary``, ``red_threes``,
+``totals``, ``minimums``, ``initial``) one per side; ``variant`` says which seats play
+together: :attr:`~Observation.side`, :attr:`~Observation.partners` (none where each plays
+alone), :attr:`~Observation.opponents` and :attr:`~Observation.next_seat`.
+
 There are two ways to make one, giving the same values:
 
 - :func:`observe` takes a full snapshot (every field copied and the seat's
@@ -41,10 +47,11 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError
 from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 
-from .cards import CARD_CODE, CARD_KIND, sort_key
+from .cards import ALL_CARD_CODES, CARD_KIND, sort_key
 from .options import RuleOptions
 from .scoring import HandResult
-from .state import SEATS, Action, State, seat_index
+from .state import Action, State, seat_index
+from .variants import CLASSIC, Variant, get_variant
 
 T = TypeVar("T")
 
@@ -52,6 +59,21 @@ T = TypeVar("T")
 HISTORY_TAIL = 12
 
 Summary = dict[int, tuple[int, int]]
+
+
+_OPPONENTS: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
+def opponent_seats(variant: Variant) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats of the other sides in turn order from the next seat (classic: for
+    South, West and East).  Worked out once per variant."""
+    table = _OPPONENTS.get(variant.name)
+    if table is None:
+        n = variant.players
+        sides = variant.sides
+        table = tuple(tuple(o for o in ((s + i) % n for i in range(1, n)) if sides[o] != sides[s]) for s in range(n))
+        _OPPONENTS[variant.name] = table
+    return table
 
 
 class _Lazy(Generic[T]):
@@ -82,7 +104,7 @@ class _Lazy(Generic[T]):
 
 
 def _codes(cards: Sequence[int]) -> tuple[str, ...]:
-    return tuple(CARD_CODE[c] for c in cards)
+    return tuple(ALL_CARD_CODES[c] for c in cards)
 
 
 def _hand(o: Observation) -> tuple[str, ...]:
@@ -90,15 +112,20 @@ def _hand(o: Observation) -> tuple[str, ...]:
     return _codes(sorted((c for k in o._own for c in k), key=sort_key))
 
 
-def _melds(o: Observation) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+def _melds(o: Observation) -> tuple[dict[int, tuple[str, ...]], ...]:
     """Per side, ``{kind: card codes}`` of its melds."""
-    a, b = ({k: _codes(m[0] + m[1]) for k, m in side.items()} for side in o._melds)
-    return a, b
+    return tuple({k: _codes(m[0] + m[1]) for k, m in side.items()} for side in o._melds)
 
 
-def _summary(o: Observation) -> tuple[Summary, Summary]:
-    a, b = o._melds
-    return {k: (len(m[0]), len(m[1])) for k, m in a.items()}, {k: (len(m[0]), len(m[1])) for k, m in b.items()}
+def _summaries(melds: list[dict[int, list[list[int]]]]) -> tuple[Summary, ...]:
+    if len(melds) == 2:  # the classic game, written out: the search makes this for every decision
+        a, b = melds
+        return {k: (len(m[0]), len(m[1])) for k, m in a.items()}, {k: (len(m[0]), len(m[1])) for k, m in b.items()}
+    return tuple({k: (len(m[0]), len(m[1])) for k, m in side.items()} for side in melds)
+
+
+def _summary(o: Observation) -> tuple[Summary, ...]:
+    return _summaries(o._melds)
 
 
 def _known(o: Observation) -> tuple[tuple[int, ...], ...]:
@@ -120,19 +147,20 @@ class Observation:
 
     # Set when the observation is made (plain attributes: the policy reads these).
     seat: int
+    variant: Variant  # the seats, sides and partners (classic: four seats, NS and EW)
     options: RuleOptions
     phase: str
     actor: int | None
     turn: int
     dealer: int
     deal_no: int
-    hand_sizes: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]  # per seat
     freeze_at: int
     stock_size: int
     pile_size: int
     pile_top: int  # the kind of the pile's top card; -1 when the pile is empty
-    minimums: tuple[int, int]
-    initial: tuple[bool, bool]
+    minimums: tuple[int, ...]  # per side
+    initial: tuple[bool, ...]  # per side
     asked: int
     answer: bool | None
     must_out: bool
@@ -149,16 +177,16 @@ class Observation:
     known = _Lazy(_known)  # per seat, kind counts known in its hand (its own: the whole hand)
     hand = _Lazy(_hand)
     melds = _Lazy(_melds)
-    red_threes = _Lazy(lambda o: (_codes(o._red3[0]), _codes(o._red3[1])))
-    red_three_counts = _Lazy(lambda o: (len(o._red3[0]), len(o._red3[1])))
+    red_threes = _Lazy(lambda o: tuple(_codes(r) for r in o._red3))  # per side
+    red_three_counts = _Lazy(lambda o: tuple(len(r) for r in o._red3))
     pile = _Lazy(lambda o: _codes(o._pile))  # bottom first
     history = _Lazy(lambda o: tuple(o._history))  # every public action of the game so far
     history_tail = _Lazy(lambda o: tuple(o._history[-HISTORY_TAIL:]))  # the last HISTORY_TAIL of them
     hand_results: _Lazy[tuple[HandResult, ...]] = _Lazy(lambda o: tuple(o._hand_results))
-    totals = _Lazy(lambda o: (o._totals[0], o._totals[1]))
-    deal_totals = _Lazy(lambda o: (o._deal_totals[0], o._deal_totals[1]))
-    first_turn_done = _Lazy(lambda o: (o._first[0], o._first[1], o._first[2], o._first[3]))
-    has_melded = _Lazy(lambda o: (o._has_melded[0], o._has_melded[1], o._has_melded[2], o._has_melded[3]))
+    totals = _Lazy(lambda o: tuple(o._totals))  # per side
+    deal_totals = _Lazy(lambda o: tuple(o._deal_totals))
+    first_turn_done = _Lazy(lambda o: tuple(o._first))  # per seat
+    has_melded = _Lazy(lambda o: tuple(o._has_melded))
     position_text = _Lazy(_no_text)
 
     # A compact observation's sources: the state's public lists and the seat's own hand.
@@ -181,12 +209,29 @@ class Observation:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __repr__(self) -> str:
-        return (f"Observation(seat={SEATS[self.seat]!r}, phase={self.phase!r}, turn={SEATS[self.turn]!r}, "
+        seats = self.variant.seats
+        return (f"Observation(seat={seats[self.seat]!r}, phase={self.phase!r}, turn={seats[self.turn]!r}, "
                 f"hand={' '.join(self.hand)!r}, pile_size={self.pile_size})")
 
     @property
     def side(self) -> int:
-        return self.seat & 1
+        """The seat's side (classic: 0 for NS, 1 for EW)."""
+        return self.variant.sides[self.seat]
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        """The seat's partners (classic: the seat opposite; none when each plays alone)."""
+        return self.variant.partner_seats[self.seat]
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """The seats of the other sides, in turn order from the next seat."""
+        return opponent_seats(self.variant)[self.seat]
+
+    @property
+    def next_seat(self) -> int:
+        """The seat that plays after this one (it may take this seat's discard)."""
+        return self.variant.next_seats[self.seat]
 
     @property
     def is_my_turn(self) -> bool:
@@ -206,7 +251,8 @@ class Observation:
 
 #: The public fields of an observation, in order.
 FIELDS = (
-    "seat", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_counts", "hand_sizes", "known",
+    "seat", "variant", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_counts", "hand_sizes",
+    "known",
     "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_top", "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
     "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
@@ -222,11 +268,11 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
     h = state.hand_size
     pile = state.pile
     object.__setattr__(obs, "__dict__", {
-        "seat": s, "options": state.options, "phase": state.phase, "actor": state.actor, "turn": state.turn,
-        "dealer": state.dealer, "deal_no": state.deal_no, "hand_sizes": (h[0], h[1], h[2], h[3]),
+        "seat": s, "variant": state.variant, "options": state.options, "phase": state.phase, "actor": state.actor,
+        "turn": state.turn, "dealer": state.dealer, "deal_no": state.deal_no, "hand_sizes": tuple(h),
         "freeze_at": state.freeze_at, "stock_size": len(state.stock), "pile_size": len(pile),
         "pile_top": CARD_KIND[pile[-1]] if pile else -1,
-        "minimums": (state.minimums[0], state.minimums[1]), "initial": (state.initial[0], state.initial[1]),
+        "minimums": tuple(state.minimums), "initial": tuple(state.initial),
         "asked": state.asked, "answer": state.answer, "must_out": state.must_out, "pending": state.pending,
         "shown": state.shown, "melded_turn": state.melded_turn, "took_pack": state.took_pack,
         "legal_actions": legal,
@@ -239,7 +285,7 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
 
 
 def observe_compact(state: State, seat: int, legal: Sequence[Action] | None = None) -> Observation:
-    """The observation of ``seat`` (0..3) for a decision made at once, as the search makes them.
+    """The observation of ``seat`` (a seat number) for a decision made at once, as the search makes them.
 
     The same values as :func:`observe` for the seat to act (``legal`` defaults to the state's legal
     actions, whoever acts), but the card codes, the history and the scores are computed when first
@@ -250,18 +296,16 @@ def observe_compact(state: State, seat: int, legal: Sequence[Action] | None = No
     if len(actions) > 1:  # a choice: the policy reads these
         d = obs.__dict__
         d["hand_counts"] = tuple(map(len, state.hands[seat]))
-        a, b = state.melds
-        d["meld_summary"] = ({k: (len(m[0]), len(m[1])) for k, m in a.items()},
-                             {k: (len(m[0]), len(m[1])) for k, m in b.items()})
+        d["meld_summary"] = _summaries(state.melds)
     return obs
 
 
 def observe(state: State, seat: int | str) -> Observation:
-    """The observation of ``seat`` (0..3 or N/E/S/W) in ``state``: a full snapshot, with the seat's
-    position text."""
+    """The observation of ``seat`` (0..3 or N/E/S/W; a variant's seat numbers or letters) in ``state``: a
+    full snapshot, with the seat's position text."""
     from .position import format_position
 
-    s = seat_index(seat)
+    s = seat_index(seat, state.variant.seats)
     obs = _make(state, s, tuple(state.legal_actions()) if state.actor == s else ())
     for name in FIELDS:  # read every field now, from the state as it is
         if name != "position_text":
@@ -276,14 +320,17 @@ def observe(state: State, seat: int | str) -> Observation:
 class Observer:
     """Makes observations for one seat (the OpenSpiel split of Game, State and Observer)."""
 
-    def __init__(self, seat: int | str) -> None:
-        self.seat = seat_index(seat)
+    def __init__(self, seat: int | str, variant: Variant | str = CLASSIC) -> None:
+        self.variant = get_variant(variant)
+        self.seat = seat_index(seat, self.variant.seats)
 
     def __call__(self, state: State) -> Observation:
         return observe(state, self.seat)
 
     def __repr__(self) -> str:
-        return f"Observer({SEATS[self.seat]!r})"
+        if self.variant is CLASSIC:
+            return f"Observer({self.variant.seats[self.seat]!r})"
+        return f"Observer({self.variant.seats[self.seat]!r}, {self.variant.name!r})"
 
 
-__all__ = ["Observation", "Observer", "observe", "observe_compact", "FIELDS", "HISTORY_TAIL"]
+__all__ = ["Observation", "Observer", "observe", "observe_compact", "opponent_seats", "FIELDS", "HISTORY_TAIL"]

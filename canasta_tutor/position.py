@@ -42,6 +42,25 @@ The keys:
 - ``first-turn``: seats that have not had their first turn yet (red threes may be in hand).
 - ``melded-before``: seats that have melded on an earlier turn of this hand.
 
+Other variants (:mod:`canasta_tutor.variants`) are named by a ``variant:`` line, e.g.
+``variant: three-handed``; a position without one is the classic four-player game.  The
+variant decides the seat letters and side names, and with them the keys:
+
+- ``two-handed``: seats ``N`` and ``S``, each its own side: ``totals: N 0 S 0``,
+  ``melds N:``, ``melds S:``, ``red threes S:``.
+- ``three-handed``: seats ``E``, ``S``, ``W`` (North's chair is empty), each its own side:
+  ``totals: E 0 S 0 W 0``, ``melds W:``...
+- ``six-handed``: seats ``N E P S W Q`` in turn order (``P`` between East and South,
+  ``Q`` between West and North), partners opposite, sides ``NS``, ``EW`` and ``PQ``:
+  ``totals: NS 0 EW 0 PQ 0``, ``melds PQ:``...; three decks, so three of each card and six jokers.
+
+``players`` names one player per seat, in the variant's seat order; there is one hand line
+per seat (all required), and ``first-turn``/``melded-before`` use the variant's letters.
+Where each plays alone nobody asks "may I go out?", so the turn flags ``asked`` and
+``answer=...`` and the phase ``answer`` are refused.  Without a ``dealer`` line the seat
+before South deals.  The ``variant`` line is written after the header line by
+:func:`format_position` (never for the classic game, so classic files are unchanged).
+
 Cards are codes such as ``7H``, ``TS``, ``JK``; a rank alone (``K``) means any king.
 Hands given as a count and a stock given as a count are filled from the cards
 not named anywhere, in an order set by ``seed``, so a position always parses to
@@ -74,17 +93,16 @@ True
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, NoReturn
+from typing import Iterable, Mapping, NoReturn, Sequence
 
 from .cards import (
+    ALL_CARD_CODES,
     BLACK_THREE,
-    CARD_CODE,
     CARD_KIND,
     DEUCE,
     JOKER,
     KIND_NAMES,
     KIND_TOKENS,
-    NUM_CARDS,
     NUM_KINDS,
     RED_THREE,
     format_card,
@@ -102,15 +120,11 @@ from .state import (
     DRAW,
     GAME_OVER,
     HAND_OVER,
-    HAND_SIZE,
     MELD,
     PHASES,
-    SEATS,
-    SIDE_NAMES,
-    TARGET,
     State,
-    minimum_for,
 )
+from .variants import CLASSIC, UnknownVariantError, Variant, get_variant
 
 EXAMPLE = """\
 # South to play: take the pack?
@@ -130,21 +144,36 @@ red threes EW: 3H
 _KIND_ONLY = {"4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "A", "2", "3"}
 
 
-class _Pool:
-    """The 108 physical cards, handed out as the position names them."""
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
-    def __init__(self) -> None:
+
+def _word(n: int) -> str:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def _or_list(items: Iterable[str]) -> str:
+    """``N, E, S or W``."""
+    got = list(items)
+    return got[0] if len(got) == 1 else ", ".join(got[:-1]) + " or " + got[-1]
+
+
+class _Pool:
+    """The physical cards of the variant's deck (classic: 108), handed out as the position names them."""
+
+    def __init__(self, variant: Variant = CLASSIC) -> None:
+        self.variant = variant
         self.free: dict[str, list[int]] = {}
-        for card, code in enumerate(CARD_CODE):
+        for card, code in enumerate(ALL_CARD_CODES[:variant.num_cards]):
             self.free.setdefault(code, []).append(card)
 
     def take_code(self, code: str, line: int, field: str) -> int:
         ids = self.free.get(code)
         if not ids:
+            v = self.variant
             if code == "JK":
-                raise ImpossiblePositionError("more than four jokers in the position", line, field)
-            raise ImpossiblePositionError(f"more than two {code} in the position (two decks hold two of each)",
-                                          line, field)
+                raise ImpossiblePositionError(f"more than {_word(v.jokers)} jokers in the position", line, field)
+            raise ImpossiblePositionError(f"more than {_word(v.packs)} {code} in the position ({_word(v.packs)} "
+                                          f"decks hold {_word(v.packs)} of each)", line, field)
         return ids.pop(0)
 
     def take_kind(self, token: str, line: int, field: str) -> int:
@@ -185,20 +214,31 @@ def _cards(text: str, pool: _Pool, line: int, field: str, pending: list[_KindSlo
     return out
 
 
-def _side(text: str, line: int, field: str) -> int:
+def _seat(text: str, line: int | None, field: str, seats: str = CLASSIC.seats) -> int:
     t = text.strip().upper()
-    if t in ("NS", "SN"):
-        return 0
-    if t in ("EW", "WE"):
-        return 1
-    raise NotationError(f"{text!r} is not a side: use NS or EW", line, field)
+    if len(t) != 1 or t not in seats:
+        raise NotationError(f"{text!r} is not a seat: use {_or_list(seats)}", line, field)
+    return seats.index(t)
 
 
-def _seat(text: str, line: int | None, field: str) -> int:
-    t = text.strip().upper()
-    if len(t) != 1 or t not in SEATS:
-        raise NotationError(f"{text!r} is not a seat: use N, E, S or W", line, field)
-    return SEATS.index(t)
+def game_ended(totals: Sequence[int], target: int) -> bool:
+    """Whether these totals end the game: one side alone has the most, at least ``target``."""
+    top = max(totals)
+    return top >= target and list(totals).count(top) == 1
+
+
+def variant_line(text: str, source: str | None = None) -> tuple[int | None, Variant]:
+    """The ``variant:`` line of a position (its line number and variant); classic when there is none."""
+    found: tuple[int | None, Variant] = (None, CLASSIC)
+    for number, raw in position_lines(text, source):
+        key, sep, value = raw.split("#", 1)[0].partition(":")
+        if sep and " ".join(key.lower().split()) == "variant":
+            name = value.strip().lower()
+            try:
+                return number, get_variant(name)
+            except UnknownVariantError as e:
+                raise NotationError(str(e), number, "variant") from None
+    return found
 
 
 MAX_POSITION_CHARS = 100_000
@@ -262,13 +302,20 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     """Parse a position; raises :class:`NotationError` (malformed) or
     :class:`ImpossiblePositionError` (could not happen), naming the line and field.
     ``source`` (a file name) is named in size errors."""
-    pool = _Pool()
+    _, variant = variant_line(text, source)
+    seats = variant.seats
+    side_names = variant.side_names
+    players = variant.players
+    sides = range(variant.n_sides)
+    pool = _Pool(variant)
     kind_slots: list[_KindSlot] = []
     values: dict[str, tuple[int, str]] = {}
     order: list[str] = []
     known_keys = {"seed", "deal", "options", "players", "dealer", "turn", "totals", "stock", "pile",
-                  "n", "e", "s", "w", "melds ns", "melds ew", "red threes ns", "red threes ew",
                   "first-turn", "melded-before"}
+    known_keys.update(seat.lower() for seat in seats)
+    known_keys.update(f"{what} {name.lower()}" for what in ("melds", "red threes") for name in side_names)
+    known_keys.add("variant")
     for number, raw in position_lines(text, source):
         line = raw.split("#", 1)[0].strip()
         if not line or line.lower() == "canasta-tutor position":
@@ -284,7 +331,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             raise NotationError(f"{key!r} is given twice", number, key)
         values[key] = (number, value.strip())
         order.append(key)
-    for key in ("turn", "n", "e", "s", "w"):
+    for key in ("turn", *seats.lower()):
         if key not in values:
             raise NotationError(f"the position needs a '{key.upper() if len(key) == 1 else key}:' line",
                                 None, key)
@@ -306,31 +353,33 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     seed = _int(v, ln, "seed", low=0)
     ln, v = get("deal", "0")
     deal_no = _int(v, ln, "deal", low=0)
-    state = State(options, seed)
+    state = State(options, seed, variant)
     state.deal_no = deal_no
     ln, v = get("players")
     if v:
         names = tuple(p.strip() for p in v.split(","))
         try:
-            state.players = check_player_names(names)
+            state.players = check_player_names(names, seats)
         except NotationError as e:
             raise NotationError(e.message, ln, "players") from None
-    ln, v = get("dealer", "E")
-    state.dealer = _seat(v, ln, "dealer")
-    ln, v = get("totals", "NS 0 EW 0")
+    # by default the seat before South deals, so South plays first
+    ln, v = get("dealer", seats[(seats.index("S") - 1) % players] if "S" in seats else seats[-1])
+    state.dealer = _seat(v, ln, "dealer", seats)
+    ln, v = get("totals", " ".join(f"{name} 0" for name in side_names))
     words = v.split()
-    if len(words) != 4 or words[0].upper() != "NS" or words[2].upper() != "EW":
-        raise NotationError(f"{quote(v)}: write 'NS <total> EW <total>'", ln, "totals")
-    state.totals = [_int(words[1], ln, "totals"), _int(words[3], ln, "totals")]
+    if len(words) != 2 * len(side_names) or any(words[2 * i].upper() != name for i, name in enumerate(side_names)):
+        raise NotationError(f"{quote(v)}: write '{' '.join(f'{name} <total>' for name in side_names)}'", ln,
+                            "totals")
+    state.totals = [_int(words[2 * i + 1], ln, "totals") for i in sides]
     state.deal_totals = state.totals[:]
-    state.minimums = [minimum_for(state.totals[0]), minimum_for(state.totals[1])]
+    state.minimums = [variant.minimum_for(t) for t in state.totals]
 
     # turn line
     ln, v = values["turn"]
     words = v.split()
     if len(words) < 2:
         raise NotationError(f"{quote(v)}: write the seat and the phase, e.g. 'S draw'", ln, "turn")
-    state.turn = _seat(words[0], ln, "turn")
+    state.turn = _seat(words[0], ln, "turn", seats)
     phase = words[1].lower()
     if phase not in PHASES:
         raise NotationError(f"{quote(words[1])} is not a phase: use {', '.join(PHASES)}", ln, "turn")
@@ -386,9 +435,9 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             pile_tokens[i] = tok[:-1]
     pile = _cards(" ".join(pile_tokens), pool, ln or 0, "pile", kind_slots)
 
-    melds: list[list[tuple[list[int], str, int]]] = [[], []]
-    for side in (0, 1):
-        key = f"melds {SIDE_NAMES[side].lower()}"
+    melds: list[list[tuple[list[int], str, int]]] = [[] for _ in sides]
+    for side in sides:
+        key = f"melds {side_names[side].lower()}"
         ln, v = get(key)
         if not v or v == "-":
             continue
@@ -408,31 +457,31 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                 raise NotationError("an empty meld", ln, key)
             melds[side].append((_cards(part, pool, ln or 0, key, kind_slots), mark, ln or 0))
 
-    reds: list[list[int]] = [[], []]
-    for side in (0, 1):
-        key = f"red threes {SIDE_NAMES[side].lower()}"
+    reds: list[list[int]] = [[] for _ in sides]
+    for side in sides:
+        key = f"red threes {side_names[side].lower()}"
         ln, v = get(key)
         if v and v != "-":
             reds[side] = _cards(v, pool, ln or 0, key, kind_slots)
 
-    hands: list[list[int] | None] = [None] * 4
-    hand_counts = [0] * 4
-    knowns: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
-    for seat in range(4):
-        key = SEATS[seat].lower()
+    hands: list[list[int] | None] = [None] * players
+    hand_counts = [0] * players
+    knowns: list[list[int]] = [[0] * NUM_KINDS for _ in range(players)]
+    for seat in range(players):
+        key = seats[seat].lower()
         ln, v = values[key]
         v, _, known_text = v.partition("known:")
         v = v.strip()
         digits = _count(v)
         if digits is not None:
-            hand_counts[seat] = _int(digits, ln, SEATS[seat])
+            hand_counts[seat] = _int(digits, ln, seats[seat])
         elif v == "-" or v == "":
             hands[seat] = []
         else:
-            hands[seat] = _cards(v, pool, ln, SEATS[seat], kind_slots)
+            hands[seat] = _cards(v, pool, ln, seats[seat], kind_slots)
         for tok in known_text.split():
             t = tok.upper()
-            kind = _kind_token(t, ln, SEATS[seat])
+            kind = _kind_token(t, ln, seats[seat])
             knowns[seat][kind] += 1
 
     ln, v = get("stock", "")
@@ -465,29 +514,29 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
 
     # the state, with everything named; counted hands and the stock are filled last
     state.pile = pile
-    counted = [seat for seat in range(4) if hands[seat] is None]
-    for seat in range(4):
+    counted = [seat for seat in range(players) if hands[seat] is None]
+    for seat in range(players):
         h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
         for c in hands[seat] or []:
             h[CARD_KIND[c]].append(c)
         state.hands[seat] = h
         state.hand_size[seat] = len(hands[seat] or []) if seat not in counted else hand_counts[seat]
     state.red3 = reds
-    for side in (0, 1):
+    for side in sides:
         for c in reds[side]:
             if CARD_KIND[c] != RED_THREE:
-                key = f"red threes {SIDE_NAMES[side].lower()}"
-                raise ImpossiblePositionError(f"{CARD_CODE[c]} is not a red three", line_of(key),
-                                              f"red threes {SIDE_NAMES[side]}")
-    for side in (0, 1):
+                key = f"red threes {side_names[side].lower()}"
+                raise ImpossiblePositionError(f"{ALL_CARD_CODES[c]} is not a red three", line_of(key),
+                                              f"red threes {side_names[side]}")
+    for side in sides:
         for cards, mark, mln in melds[side]:
             _add_meld(state, side, cards, mark, mln)
     ln, v = get("first-turn")
-    waiting = {_seat(w, ln, "first-turn") for w in v.split()} if v and v != "-" else set()
-    state.first_turn_done = [s not in waiting for s in range(4)]
+    waiting = {_seat(w, ln, "first-turn", seats) for w in v.split()} if v and v != "-" else set()
+    state.first_turn_done = [s not in waiting for s in range(players)]
     ln, v = get("melded-before")
-    before = {_seat(w, ln, "melded-before") for w in v.split()} if v and v != "-" else set()
-    state.has_melded = [s in before for s in range(4)]
+    before = {_seat(w, ln, "melded-before", seats) for w in v.split()} if v and v != "-" else set()
+    state.has_melded = [s in before for s in range(players)]
     state.known = knowns
     # derived: the freeze, the initial melds, black threes on the table
     state.freeze_at = -1
@@ -501,10 +550,10 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
         if state.freeze_at < 0:
             raise ImpossiblePositionError("a card is marked as freezing the pile, but the pile holds no "
                                           "freezing card", ln, "pile")
-        raise ImpossiblePositionError(f"the freeze mark belongs on {CARD_CODE[pile[state.freeze_at]]}, the "
+        raise ImpossiblePositionError(f"the freeze mark belongs on {ALL_CARD_CODES[pile[state.freeze_at]]}, the "
                                       "lowest freezing card", ln, "pile")
-    turn_side = state.turn & 1
-    for side in (0, 1):
+    turn_side = variant.sides[state.turn]
+    for side in sides:
         has = bool(state.melds[side])
         in_progress = side == turn_side and state.phase in ("draw", "meld", "answer") and (
             state.shown or state.pending)
@@ -520,44 +569,44 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     if state.phase == GAME_OVER and counted:
         # cards still in hand only cost points: with the counted hands still empty the score is at its best
         best = state.score_hand().sides
-        top = max(state.deal_totals[i] + best[i].total for i in (0, 1))
-        if top < TARGET:
-            raise ImpossiblePositionError(f"the game is over only when a side reaches {TARGET}; after this hand "
-                                          f"the best total is {top}", line_of("turn"), "turn")
+        top = max(state.deal_totals[i] + best[i].total for i in sides)
+        if top < variant.target:
+            raise ImpossiblePositionError(f"the game is over only when a side reaches {variant.target}; after this "
+                                          f"hand the best total is {top}", line_of("turn"), "turn")
     rest = pool.remaining()
     need = sum(hand_counts[s] for s in counted)
     if stock_cards is not None:
         if len(rest) != need:
-            total = NUM_CARDS - len(rest) + need
-            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has 108 (give the "
-                                          "stock as a count to fill the rest)", line_of("stock"), "stock")
+            total = variant.num_cards - len(rest) + need
+            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has "
+                                          f"{variant.num_cards} (give the stock as a count to fill the rest)",
+                                          line_of("stock"), "stock")
         state.stock = stock_cards
     else:
         below = len(rest) - need
         if stock_count is not None and below != stock_count - len(stock_top):
-            total = NUM_CARDS - below + stock_count - len(stock_top)
-            field = "stock" if "stock" in values else (SEATS[counted[0]] if counted else "stock")
-            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has 108",
-                                          line_of(field.lower()), field)
+            total = variant.num_cards - below + stock_count - len(stock_top)
+            field = "stock" if "stock" in values else (seats[counted[0]] if counted else "stock")
+            raise ImpossiblePositionError(f"the position holds {total} cards in all; a game has "
+                                          f"{variant.num_cards}", line_of(field.lower()), field)
         if below < 0:
             raise ImpossiblePositionError(f"the hands given as counts need {need} cards, but only "
-                                          f"{len(rest)} are left of the 108", line_of(SEATS[counted[0]].lower()),
-                                          SEATS[counted[0]])
+                                          f"{len(rest)} are left of the {variant.num_cards}",
+                                          line_of(seats[counted[0]].lower()), seats[counted[0]])
     rng = random.Random(f"position/{seed}/{deal_no}")
     try:
         fill_hidden(state, counted, rest, rng, stock_top=stock_top,
                     keep_stock=stock_cards is not None)
     except ImpossiblePositionError as e:
-        field = e.field if e.field is not None and e.field in SEATS else "turn"
+        field = e.field if e.field is not None and len(e.field) == 1 and e.field in seats else "turn"
         raise ImpossiblePositionError(e.message, line_of(field.lower()), field) from None
     if stock_top or stock_cards is not None:
         state.stock_fixed = len(state.stock) - len(stock_top) if stock_cards is None else 0
     if state.phase in (HAND_OVER, GAME_OVER):
         result = state.score_hand()
-        state.totals = [state.deal_totals[i] + result.sides[i].total for i in (0, 1)]
-        a_, b_ = state.totals
+        state.totals = [state.deal_totals[i] + result.sides[i].total for i in sides]
         if state.phase == GAME_OVER:
-            state.winner = 0 if a_ > b_ else 1
+            state.winner = max(sides, key=lambda i: (state.totals[i], i))
     validate_position(state, lines, exact_score=not counted)
     return state
 
@@ -571,11 +620,11 @@ def _kind_token(t: str, line: int, field: str) -> int:
 
 
 def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -> None:
-    field = f"melds {SIDE_NAMES[side]}"
+    field = f"melds {state.variant.side_names[side]}"
     kinds = [CARD_KIND[c] for c in cards]
     naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
     wilds = [c for c in cards if CARD_KIND[c] in (JOKER, DEUCE)]
-    text = " ".join(CARD_CODE[c] for c in cards)
+    text = " ".join(ALL_CARD_CODES[c] for c in cards)
     if any(k == RED_THREE for k in kinds):
         raise ImpossiblePositionError(f"meld {text!r}: red threes are never melded", line, field)
     if not naturals:
@@ -614,15 +663,23 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         raise ImpossiblePositionError(message, lines.get(key.lower()), field)
 
     counted = set(counted)
+    variant = state.variant
+    seats = variant.seats
+    side_names = variant.side_names
+    side_of = variant.sides
+    players = variant.players
+    hand_size = variant.hand_size
     phase = state.phase
     playing = phase in (DRAW, MELD, ANSWER)
     turn = state.turn
-    side = turn & 1
-    name = SEATS[turn]
+    side = side_of[turn]
+    name = seats[turn]
     opts = state.options
     # the turn line
     if state.pending < 0:
         fail(f"pending={state.pending}: points melded toward the minimum are never negative", "turn")
+    if not variant.partnerships and (state.asked or state.answer is not None or phase == ANSWER):
+        fail(f"in the {variant.name} game each plays alone, so nobody asks a partner 'may I go out?'", "turn")
     if not playing and (state.asked or state.answer is not None or state.melded_turn or state.pending):
         fail(f"turn flags belong to a hand being played, not to '{phase}'", "turn")
     if state.answer is not None and not state.asked:
@@ -641,7 +698,7 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         if not state.pile:
             fail("melds are shown to take the pack, but the discard pile is empty", "turn")
         if CARD_KIND[state.pile[-1]] >= 11:
-            fail(f"melds are shown to take the pack, but {CARD_CODE[state.pile[-1]]} on top can't be taken",
+            fail(f"melds are shown to take the pack, but {ALL_CARD_CODES[state.pile[-1]]} on top can't be taken",
                  "turn")
         if not state.pending or not state.melds[side]:
             fail("'shown' needs the shown melds on the table and their points as pending=N", "turn")
@@ -649,7 +706,7 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
             fail("one can't ask after showing melds to take the pack", "turn")
     if state.pending:
         if not state.melds[side]:
-            fail(f"pending={state.pending}, but {SIDE_NAMES[side]} has no melds on the table", "turn")
+            fail(f"pending={state.pending}, but {side_names[side]} has no melds on the table", "turn")
         if phase == MELD and not state.melded_turn:
             fail("points are pending, so the player has melded this turn: add the flag 'melded'", "turn")
         if phase == ANSWER:
@@ -658,67 +715,69 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
             fail(f"pending={state.pending} already reaches the minimum of {state.minimums[side]}, so the "
                  "initial meld is made: drop the flag", "turn")
     if state.took_pack and not state.melds[side]:
-        fail(f"'took-pack', but {SIDE_NAMES[side]} has no melds on the table", "turn")
+        fail(f"'took-pack', but {side_names[side]} has no melds on the table", "turn")
     if state.melded_turn and not state.melds[side]:
-        fail(f"'melded', but {SIDE_NAMES[side]} has no melds on the table", "turn")
-    if playing and max(state.deal_totals) >= TARGET and state.deal_totals[0] != state.deal_totals[1]:
-        fail(f"a side has {max(state.deal_totals)} points: the game ended at {TARGET}", "totals")
+        fail(f"'melded', but {side_names[side]} has no melds on the table", "turn")
+    if playing and game_ended(state.deal_totals, variant.target):
+        fail(f"a side has {max(state.deal_totals)} points: the game ended at {variant.target}", "totals")
     # black threes go down only when going out, which ends the hand
-    for s in (0, 1):
+    for s in range(variant.n_sides):
         if BLACK_THREE in state.melds[s] and playing and not (s == side and phase == MELD and state.melded_turn):
             fail("black threes are melded only when going out, so they can't be on the table "
                  + ("in the draw phase" if s == side and phase != MELD else "while the hand goes on"),
-                 f"melds {SIDE_NAMES[s].lower()}")
+                 f"melds {side_names[s].lower()}")
     # the pile: a red three can only be the upcard (or in the chain of upcards) at the bottom
     chain = _CHAIN[opts.upcard_chain]
     for i, c in enumerate(state.pile):
         if CARD_KIND[c] == RED_THREE and any(CARD_KIND[x] not in chain for x in state.pile[:i]):
-            fail(f"{CARD_CODE[c]} in the middle of the pile: a red three is never discarded, it can only "
+            fail(f"{ALL_CARD_CODES[c]} in the middle of the pile: a red three is never discarded, it can only "
                  "be turned up at the bottom when the pack is started", "pile")
     # first turns
-    waiting = [s for s in range(4) if not state.first_turn_done[s]]
+    waiting = [s for s in range(players) if not state.first_turn_done[s]]
     if playing and waiting:
         if turn in waiting:
             fail(f"{name} is playing, so {name}'s first turn has come (red threes are laid out then): drop "
                  f"{name} from 'first-turn'", "first-turn")
         expect = []
-        s = (turn + 1) % 4
-        while s != (state.dealer + 1) % 4:
+        s = (turn + 1) % players
+        while s != (state.dealer + 1) % players:
             expect.append(s)
-            s = (s + 1) % 4
+            s = (s + 1) % players
         if sorted(expect) != waiting:
             fail(f"first turns go round from the dealer's left, so the seats still waiting after {name} are "
-                 f"{' '.join(SEATS[x] for x in expect) or 'none'}", "first-turn")
-    for s in range(4):
+                 f"{' '.join(seats[x] for x in expect) or 'none'}", "first-turn")
+    for s in range(players):
         if state.has_melded[s] and not state.first_turn_done[s]:
-            fail(f"{SEATS[s]} has not had a first turn, so can't have melded before", "melded-before")
-        if state.has_melded[s] and not state.melds[s & 1]:
-            fail(f"{SEATS[s]} melded before, but {SIDE_NAMES[s & 1]} has no melds on the table", "melded-before")
+            fail(f"{seats[s]} has not had a first turn, so can't have melded before", "melded-before")
+        if state.has_melded[s] and not state.melds[side_of[s]]:
+            fail(f"{seats[s]} melded before, but {side_names[side_of[s]]} has no melds on the table",
+                 "melded-before")
     # hands
-    for s in range(4):
-        key = SEATS[s].lower()
+    for s in range(players):
+        key = seats[s].lower()
         if state.hands[s][RED_THREE] and state.first_turn_done[s]:
-            fail(f"{SEATS[s]} holds a red three after their first turn; red threes are laid out at once", key)
+            fail(f"{seats[s]} holds a red three after their first turn; red threes are laid out at once", key)
         if playing and state.hand_size[s] == 0:
-            fail(f"{SEATS[s]} holds no cards, but the hand is still being played", key)
-        if playing and not state.first_turn_done[s] and state.hand_size[s] != HAND_SIZE:
-            fail(f"{SEATS[s]} has not played yet, so holds the {HAND_SIZE} cards dealt, not "
+            fail(f"{seats[s]} holds no cards, but the hand is still being played", key)
+        if playing and not state.first_turn_done[s] and state.hand_size[s] != hand_size:
+            fail(f"{seats[s]} has not played yet, so holds the {hand_size} cards dealt, not "
                  f"{state.hand_size[s]}", key)
-        if playing and not state.melds[s & 1]:
-            most = HAND_SIZE + (1 if s == turn and phase == MELD else 0)
+        if playing and not state.melds[side_of[s]] and variant.draw == 1:
+            # (drawing two and discarding one, a hand grows by a card a turn without melding)
+            most = hand_size + (1 if s == turn and phase == MELD else 0)
             if state.hand_size[s] > most:
-                fail(f"{SEATS[s]} holds {state.hand_size[s]} cards, but {SIDE_NAMES[s & 1]} has never taken "
-                     f"the pack (no melds), so a hand holds at most {most}", key)
+                fail(f"{seats[s]} holds {state.hand_size[s]} cards, but {side_names[side_of[s]]} has never "
+                     f"taken the pack (no melds), so a hand holds at most {most}", key)
         if sum(state.known[s]) > state.hand_size[s]:
-            fail(f"{SEATS[s]} holds {state.hand_size[s]} cards but is known to hold {sum(state.known[s])}", key)
+            fail(f"{seats[s]} holds {state.hand_size[s]} cards but is known to hold {sum(state.known[s])}", key)
         if s not in counted:
             for k in range(NUM_KINDS):
                 if state.known[s][k] > len(state.hands[s][k]):
-                    fail(f"{SEATS[s]} is said to be known to hold {state.known[s][k]} {KIND_NAMES[k]} but holds "
+                    fail(f"{seats[s]} is said to be known to hold {state.known[s][k]} {KIND_NAMES[k]} but holds "
                          f"{len(state.hands[s][k])}", key)
-    for s in (0, 1):
-        if len(state.red3[s]) > 4:
-            fail("more than four red threes", f"red threes {SIDE_NAMES[s].lower()}")
+    for s in range(variant.n_sides):
+        if len(state.red3[s]) > 2 * variant.packs:
+            fail(f"more than {_word(2 * variant.packs)} red threes", f"red threes {side_names[s].lower()}")
     if state.pending and state.initial[side]:
         fail("pending points toward the minimum, but the side has made its initial meld", "turn")
 
@@ -734,29 +793,31 @@ def validate_position(state: State, lines: Mapping[str, int] | None = None, exac
     """
     where = lines or {}
     _check_static(state, where)
+    variant = state.variant
     # the totals after a finished hand (the score of its hidden cards too) decide if the game is over
-    ended = max(state.totals) >= TARGET and state.totals[0] != state.totals[1]
+    ended = game_ended(state.totals, variant.target)
     if not exact_score:
         pass
     elif state.phase == GAME_OVER and not ended:
-        raise ImpossiblePositionError(f"the game is over only when a side reaches {TARGET} (totals after this "
-                                      f"hand: NS {state.totals[0]}, EW {state.totals[1]})", where.get("turn"), "turn")
+        got = ", ".join(f"{name} {t}" for name, t in zip(variant.side_names, state.totals, strict=True))
+        raise ImpossiblePositionError(f"the game is over only when a side reaches {variant.target} (totals after "
+                                      f"this hand: {got})", where.get("turn"), "turn")
     if state.phase == HAND_OVER and ended:
         raise ImpossiblePositionError(f"after this hand a side has {max(state.totals)} points, so the game is "
                                       "over, not just the hand", where.get("turn"), "turn")
-    if sorted(state.cards_everywhere()) != list(range(NUM_CARDS)):
-        raise ImpossiblePositionError("the position does not hold each of the 108 cards exactly once",
-                                      where.get("stock"), "stock")
+    if sorted(state.cards_everywhere()) != list(range(variant.num_cards)):
+        raise ImpossiblePositionError(f"the position does not hold each of the {variant.num_cards} cards exactly "
+                                      "once", where.get("stock"), "stock")
     problem = turn_problem(state)
     if problem is not None:
-        key = SEATS[state.turn].lower() if "no legal action" in problem or "asked" in problem else "turn"
+        key = variant.seats[state.turn].lower() if "no legal action" in problem or "asked" in problem else "turn"
         if state.phase == ANSWER or "asked" in problem:
             key = "turn"
         raise ImpossiblePositionError(problem, where.get(key), key.upper() if len(key) == 1 else key)
 
 
 def _cards_text(cards: Iterable[int]) -> str:
-    return " ".join(CARD_CODE[c] for c in cards)
+    return " ".join(ALL_CARD_CODES[c] for c in cards)
 
 
 def format_position(state: State, seat: int | str | None = None) -> str:
@@ -764,17 +825,22 @@ def format_position(state: State, seat: int | str | None = None) -> str:
     other hands become counts (with the cards known to be in them)."""
     from .state import seat_index
 
-    viewer = None if seat is None else seat_index(seat)
+    variant = state.variant
+    seats = variant.seats
+    side_names = variant.side_names
+    viewer = None if seat is None else seat_index(seat, seats)
     lines = ["canasta-tutor position"]
+    if variant is not CLASSIC:
+        lines.append(f"variant: {variant.name}")
     if state.seed or state.deal_no:
         lines.append(f"seed: {state.seed}")
         lines.append(f"deal: {state.deal_no}")
     opts = state.options.format()
     if opts:
         lines.append(f"options: {opts}")
-    if tuple(state.players) != ("N", "E", "S", "W"):
-        lines.append("players: " + ", ".join(check_player_names(state.players)))
-    lines.append(f"dealer: {SEATS[state.dealer]}")
+    if tuple(state.players) != tuple(seats):
+        lines.append("players: " + ", ".join(check_player_names(state.players, seats)))
+    lines.append(f"dealer: {seats[state.dealer]}")
     flags: list[str] = []
     if state.phase not in (DRAW, MELD, ANSWER):
         # the flags of the last turn no longer matter; who went out does (the turn stays with them)
@@ -793,19 +859,19 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             flags.append("took-pack")
         if state.shown:
             flags.append("shown")
-        if state.pending and not state.initial[state.turn & 1]:
+        if state.pending and not state.initial[variant.sides[state.turn]]:
             flags.append(f"pending={state.pending}")
     turn = state.went_out if state.phase in (HAND_OVER, GAME_OVER) and state.went_out is not None else state.turn
-    lines.append(" ".join([f"turn: {SEATS[turn]} {state.phase}"] + flags))
-    lines.append(f"totals: NS {state.deal_totals[0]} EW {state.deal_totals[1]}")
+    lines.append(" ".join([f"turn: {seats[turn]} {state.phase}"] + flags))
+    lines.append("totals: " + " ".join(f"{name} {t}" for name, t in zip(side_names, state.deal_totals, strict=True)))
     fixed = state.stock_fixed
     if viewer is None and 0 <= fixed < len(state.stock):
         lines.append(f"stock: {len(state.stock)} top {_cards_text(reversed(state.stock[fixed:]))}")
     else:
         lines.append(f"stock: {len(state.stock)}")
-    pile = [CARD_CODE[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile)]
+    pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile)]
     lines.append("pile: " + (" ".join(pile) if pile else "-"))
-    for s in range(4):
+    for s in range(variant.players):
         cards = sorted((c for k in state.hands[s] for c in k), key=sort_key)
         known = [KIND_TOKENS[k] for k in range(NUM_KINDS) for _ in range(state.known[s][k])]
         if viewer is None or viewer == s or state.phase in (HAND_OVER, GAME_OVER):
@@ -815,8 +881,8 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             text = f"{len(cards)} cards"
             if known:
                 text += " known: " + " ".join(known)
-        lines.append(f"{SEATS[s]}: {text}")
-    for side in (0, 1):
+        lines.append(f"{seats[s]}: {text}")
+    for side in range(variant.n_sides):
         parts = []
         for kind in sorted(state.melds[side], key=lambda k: (k == BLACK_THREE, k)):
             nat, wild = state.melds[side][kind]
@@ -826,14 +892,14 @@ def format_position(state: State, seat: int | str | None = None) -> str:
                 text += " (mixed canasta)" if wild else " (natural canasta)"
             parts.append(text)
         if parts:
-            lines.append(f"melds {SIDE_NAMES[side]}: " + "; ".join(parts))
-    for side in (0, 1):
+            lines.append(f"melds {side_names[side]}: " + "; ".join(parts))
+    for side in range(variant.n_sides):
         if state.red3[side]:
-            lines.append(f"red threes {SIDE_NAMES[side]}: " + _cards_text(state.red3[side]))
-    waiting = [SEATS[s] for s in range(4) if not state.first_turn_done[s]]
+            lines.append(f"red threes {side_names[side]}: " + _cards_text(state.red3[side]))
+    waiting = [seats[s] for s in range(variant.players) if not state.first_turn_done[s]]
     if waiting:
         lines.append("first-turn: " + " ".join(waiting))
-    before = [SEATS[s] for s in range(4) if state.has_melded[s]]
+    before = [seats[s] for s in range(variant.players) if state.has_melded[s]]
     if before:
         lines.append("melded-before: " + " ".join(before))
     return "\n".join(lines) + "\n"

@@ -24,6 +24,23 @@ gives the final totals, which :func:`replay` checks::
   where the draw put them; with a seat letter as dealer (the draw was skipped)
   they are the players by seat, N E S W.
 - ``totals``: the starting totals (NS then EW); absent means 0 0.
+- ``variant``: the variant played (:mod:`canasta_tutor.variants`), written on the line after
+  the header comment when it is not the classic game; absent means ``classic``.  The variant
+  sets the seat letters the action lines, ``dealer`` and ``seats`` use (two-handed ``N S``,
+  three-handed ``E S W``, six-handed ``N E P S W Q``), how many names ``players`` gives (one per
+  seat), and how many totals ``totals`` and ``result`` give: one per side, in the variant's side
+  order (``result: N 120 S -40``; ``result: E 0 S 95 W 310``; ``result: NS 0 EW 60 PQ 1200``,
+  written with the side names; ``totals`` may leave them out: ``totals: 0 0 0``).
+
+A six-handed record begins::
+
+    # canasta-tutor game record
+    variant: six-handed
+    seed: 7
+    players: N, E, P, S, W, Q
+    dealer: P
+    actions:
+    S draw
 
 >>> from canasta_tutor import Game
 >>> state = Game().new_initial_state(seed=4)
@@ -45,8 +62,9 @@ from .actions import format_action, parse_action
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game, check_player_names
 from .options import RuleOptions
-from .state import SEATS, SIDE_NAMES, Action, State
+from .state import Action, State
 from .textinput import iter_lines, read_lines
+from .variants import CLASSIC, UnknownVariantError, Variant, get_variant
 
 HEADER_LINE = "# canasta-tutor game record"
 #: No game comes near this many actions; a record with more is refused while it is read.
@@ -68,23 +86,24 @@ class Record:
 
     seed: int = 0
     options: RuleOptions = field(default_factory=RuleOptions)
-    players: tuple[str, str, str, str] = ("N", "E", "S", "W")
-    totals: tuple[int, int] = (0, 0)
+    players: tuple[str, ...] = ("N", "E", "S", "W")
+    totals: tuple[int, ...] = (0, 0)
     dealer: str = "draw"
-    seats: tuple[str, str, str, str] | None = None
+    seats: tuple[str, ...] | None = None
     actions: list[tuple[str, Action]] = field(default_factory=list)
     action_lines: list[int] = field(default_factory=list)
-    result: tuple[int, int] | None = None
+    result: tuple[int, ...] | None = None
     result_line: int | None = None
+    variant: Variant = CLASSIC
 
     def initial_state(self) -> State:
         """The state before the first action."""
         dealer = None if self.dealer == "draw" else self.dealer
-        return Game(self.options).new_initial_state(self.seed, players=self.players, totals=self.totals,
-                                                    dealer=dealer)
+        return Game(self.options, self.variant).new_initial_state(self.seed, players=self.players,
+                                                                  totals=self.totals, dealer=dealer)
 
 
-def start_totals(state: State) -> tuple[int, int]:
+def start_totals(state: State) -> tuple[int, ...]:
     """The totals the game started from: today's totals less every hand's score.
 
     >>> from canasta_tutor import Game
@@ -93,17 +112,15 @@ def start_totals(state: State) -> tuple[int, int]:
     """
     got = list(state.totals)
     for r in state.hand_results:
-        for s in (0, 1):
+        for s in range(len(got)):
             got[s] -= r.sides[s].total
-    return (got[0], got[1])
+    return tuple(got)
 
 
-def _players_in(state: State) -> tuple[str, str, str, str]:
+def _players_in(state: State) -> tuple[str, ...]:
     if state.seat_draws:
-        order = [d.player for d in state.seat_draws[:4]]
-        return (order[0], order[1], order[2], order[3])
-    p = state.players
-    return (p[0], p[1], p[2], p[3])
+        return tuple(d.player for d in state.seat_draws[:state.variant.players])
+    return tuple(state.players)
 
 
 def _check_name(name: str) -> str:
@@ -120,32 +137,35 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
     ``start`` gives the starting totals; by default they are worked out from
     the hand results (:func:`start_totals`).
     """
+    variant = state.variant
+    seats = variant.seats
     begin = tuple(start) if start is not None else start_totals(state)
     players = tuple(_check_name(p) for p in _players_in(state))
-    lines = [HEADER_LINE, f"seed: {state.seed}"]
+    lines = [HEADER_LINE]
+    if variant is not CLASSIC:
+        lines.append(f"variant: {variant.name}")
+    lines.append(f"seed: {state.seed}")
     opts = state.options.format()
     if opts:
         lines.append(f"options: {opts}")
     lines.append(f"players: {', '.join(players)}")
-    if tuple(begin) != (0, 0):
-        lines.append(f"totals: {begin[0]} {begin[1]}")
+    if any(begin):
+        lines.append("totals: " + " ".join(str(t) for t in begin))
+    first_dealer = seats[(state.dealer - state.deal_no) % variant.players]
     if state.seat_draws:
         lines.append("dealer: draw")
-        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players, strict=True)))
+        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(seats, state.players, strict=True)))
     else:
         # the first dealer: the dealer now, moved back one seat per deal since
-        lines.append(f"dealer: {SEATS[(state.dealer - state.deal_no) % 4]}")
+        lines.append(f"dealer: {first_dealer}")
     lines.append("actions:")
     # rebuild the seat of each action by replaying on a copy of the initial state
-    rec = Record(seed=state.seed, options=state.options, players=players,  # type: ignore[arg-type]
-                 totals=(int(begin[0]), int(begin[1])),
-                 dealer="draw" if state.seat_draws else SEATS[(state.dealer - state.deal_no) % 4])
+    rec = Record(seed=state.seed, options=state.options, players=players, totals=tuple(int(t) for t in begin),
+                 dealer="draw" if state.seat_draws else first_dealer, variant=variant)
     s = rec.initial_state()
     for a in state.history:
         if a == ("deal",):
-            r = s.hand_results[-1].sides
-            lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0].total} "
-                         f"{SIDE_NAMES[1]} {r[1].total}; totals {s.totals[0]} {s.totals[1]}")
+            lines.append(_hand_comment(s))
         lines.append(f"{s.current_seat} {format_action(a)}")
         why = s.explain(a)
         if why is not None:
@@ -153,14 +173,23 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
                                 f"{format_action(a)} is illegal at action {len(s.history) + 1}: {why}")
         s.apply_unchecked(a)
     if s.phase in ("hand_over", "game_over") and (not state.history or state.history[-1] != ("deal",)):
-        r = s.hand_results[-1].sides
-        lines.append(f"# hand {len(s.hand_results)}: {SIDE_NAMES[0]} {r[0].total} "
-                     f"{SIDE_NAMES[1]} {r[1].total}; totals {s.totals[0]} {s.totals[1]}")
+        lines.append(_hand_comment(s))
     if s.totals != state.totals:
         raise NotationError(f"the history replays to totals {s.totals}, not {state.totals}: "
                             "the start totals are wrong")
-    lines.append(f"result: {SIDE_NAMES[0]} {state.totals[0]} {SIDE_NAMES[1]} {state.totals[1]}")
+    lines.append(f"result: {_by_side(variant, state.totals)}")
     return "\n".join(lines) + "\n"
+
+
+def _by_side(variant: Variant, totals: Sequence[int]) -> str:
+    """``NS 1234 EW -560``: each side's name and number."""
+    return " ".join(f"{name} {t}" for name, t in zip(variant.side_names, totals, strict=True))
+
+
+def _hand_comment(s: State) -> str:
+    r = s.hand_results[-1].sides
+    return (f"# hand {len(s.hand_results)}: {_by_side(s.variant, [x.total for x in r])}; totals "
+            + " ".join(str(t) for t in s.totals))
 
 
 def _int(text: str, line: int, name: str) -> int:
@@ -177,14 +206,26 @@ def _quote(text: str, limit: int = 60) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit] + "…") + f" ({len(text)} characters)"
 
 
-def _totals(value: str, line: int, name: str) -> tuple[int, int]:
+_COUNT = {2: "two", 3: "three", 4: "four", 6: "six"}
+_EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+
+
+def _or_list(items: Sequence[str], last: str = " or ") -> str:
+    """``N, E, S or W``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
+
+
+def _totals(value: str, line: int, name: str, variant: Variant = CLASSIC) -> tuple[int, ...]:
     words = value.split()
-    if len(words) == 4 and words[0].upper() == "NS" and words[2].upper() == "EW":
-        words = [words[1], words[3]]
-    if len(words) != 2:
-        raise NotationError(f"{_quote(value)}: give two totals, NS then EW, like '0 0' or 'NS 0 EW 0'",
+    names = variant.side_names
+    n = len(names)
+    if len(words) == 2 * n and all(words[2 * i].upper() == names[i] for i in range(n)):
+        words = words[1::2]
+    if len(words) != n:
+        raise NotationError(f"{_quote(value)}: give {_COUNT.get(n, n)} totals, {', '.join(names[:-1])} then "
+                            f"{names[-1]}, like '{' '.join(['0'] * n)}' or '{_by_side(variant, [0] * n)}'",
                             line=line, field=name)
-    return (_int(words[0], line, name), _int(words[1], line, name))
+    return tuple(_int(w, line, name) for w in words)
 
 
 def parse_record(text: str | Iterable[tuple[int, str]], source: str | None = None) -> Record:
@@ -219,14 +260,14 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
             continue
         if in_actions:
             if line.lower().startswith("result:"):
-                rec.result = _totals(line.split(":", 1)[1], no, "result")
+                rec.result = _totals(line.split(":", 1)[1], no, "result", rec.variant)
                 rec.result_line = no
                 in_actions = False
                 continue
             seat, _, rest = line.partition(" ")
-            if seat.upper() not in ("N", "E", "S", "W") or len(seat) != 1:
-                raise NotationError(f"{_quote(line)}: an action line starts with the seat that acts (N, E, S or W)",
-                                    line=no, field="actions")
+            if seat.upper() not in rec.variant.seats or len(seat) != 1:
+                raise NotationError(f"{_quote(line)}: an action line starts with the seat that acts "
+                                    f"({_or_list(rec.variant.seats)})", line=no, field="actions")
             try:
                 action = parse_action(rest)
             except NotationError as e:
@@ -243,12 +284,23 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
         name = name.strip().lower()
         value = value.strip()
         if not sep:
-            raise NotationError(f"{_quote(line)}: expected 'name: value' (seed, options, players, totals, dealer, "
-                                "seats, actions, result)", line=no)
+            raise NotationError(f"{_quote(line)}: expected 'name: value' (variant, seed, options, players, totals, "
+                                "dealer, seats, actions, result)", line=no)
         if name in seen:
             raise NotationError(f"{name} is given twice", line=no, field=name)
         seen.add(name)
-        if name == "seed":
+        seats = rec.variant.seats
+        if name == "variant":
+            if len(seen) > 1:
+                raise NotationError(f"the variant line comes first, before {', '.join(sorted(seen - {name}))}",
+                                    line=no, field=name)
+            try:
+                rec.variant = get_variant(value.lower())
+            except UnknownVariantError as e:
+                raise NotationError(str(e), line=no, field=name) from None
+            rec.players = tuple(rec.variant.seats)
+            rec.totals = (0,) * rec.variant.n_sides
+        elif name == "seed":
             rec.seed = _int(value, no, name)
         elif name == "options":
             try:
@@ -257,27 +309,28 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
                 raise NotationError(e.message, line=no, field=name) from None
         elif name == "players":
             names = [p.strip() for p in value.split(",")]
-            if len(names) != 4 or not all(names):
-                raise NotationError(f"{_quote(value)}: name four players separated by commas", line=no,
+            n = len(seats)
+            if len(names) != n or not all(names):
+                raise NotationError(f"{_quote(value)}: name {_COUNT.get(n, n)} players separated by commas", line=no,
                                     field=name)
-            if len(set(names)) != 4:
-                raise NotationError(f"{_quote(value)}: the four players need different names", line=no,
-                                    field=name)
+            if len(set(names)) != n:
+                raise NotationError(f"{_quote(value)}: the {_COUNT.get(n, n)} players need different names",
+                                    line=no, field=name)
             try:
-                rec.players = check_player_names(names)
+                rec.players = check_player_names(names, seats)
             except NotationError as e:
                 raise NotationError(e.message, line=no, field=name) from None
         elif name == "totals":
-            rec.totals = _totals(value, no, name)
+            rec.totals = _totals(value, no, name, rec.variant)
         elif name == "dealer":
             v = value.lower()
             if v == "draw":
                 rec.dealer = "draw"
-            elif v.upper() in ("N", "E", "S", "W") and len(v) == 1:
+            elif v.upper() in seats and len(v) == 1:
                 rec.dealer = v.upper()
             else:
-                raise NotationError(f"{_quote(value)}: the dealer is 'draw' or a seat, N, E, S or W", line=no,
-                                    field=name)
+                raise NotationError(f"{_quote(value)}: the dealer is 'draw' or a seat, {_or_list(seats)}",
+                                    line=no, field=name)
         elif name == "seats":
             got: dict[str, str] = {}
             last = ""
@@ -286,24 +339,26 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
                 if not eq and last:  # a name with a space in it
                     got[last] += " " + word
                     continue
-                if not eq or s.upper() not in ("N", "E", "S", "W") or not p or s.upper() in got:
-                    raise NotationError(f"{_quote(value)}: write each seat once, like 'N=Ann E=Bob S=Cy W=Di'",
+                if not eq or s.upper() not in seats or len(s) != 1 or not p or s.upper() in got:
+                    example = " ".join(f"{x}={n}" for x, n in zip(seats, _EXAMPLE_NAMES, strict=False))
+                    raise NotationError(f"{_quote(value)}: write each seat once, like '{example}'",
                                         line=no, field=name)
                 last = s.upper()
                 got[last] = p
-            if len(got) != 4:
-                raise NotationError(f"{_quote(value)}: give all four seats", line=no, field=name)
-            rec.seats = (got["N"], got["E"], got["S"], got["W"])
+            if len(got) != len(seats):
+                raise NotationError(f"{_quote(value)}: give all {_COUNT.get(len(seats), len(seats))} seats", line=no,
+                                    field=name)
+            rec.seats = tuple(got[x] for x in seats)
         elif name == "actions":
             if value:
                 raise NotationError("actions follow on the next lines, one per line", line=no, field=name)
             in_actions = True
         elif name == "result":
-            rec.result = _totals(value, no, name)
+            rec.result = _totals(value, no, name, rec.variant)
             rec.result_line = no
         else:
-            raise NotationError(f"unknown field {_quote(name, 30)}; fields are seed, options, players, totals, dealer, "
-                                "seats, actions, result", line=no, field=name)
+            raise NotationError(f"unknown field {_quote(name, 30)}; fields are variant, seed, options, players, "
+                                "totals, dealer, seats, actions, result", line=no, field=name)
     if "seed" not in seen:
         raise NotationError("the record has no 'seed:' line", field="seed")
     if rec.seats is not None and rec.dealer != "draw":
@@ -334,7 +389,7 @@ def _start(record: Record) -> State:
     except (CanastaError, ValueError) as e:
         raise NotationError(f"cannot start the game: {e}", field="header") from None
     if record.seats is not None and tuple(state.players) != tuple(record.seats):
-        got = " ".join(f"{s}={p}" for s, p in zip(SEATS, state.players, strict=True))
+        got = " ".join(f"{s}={p}" for s, p in zip(state.variant.seats, state.players, strict=True))
         raise NotationError(f"the draw for seats gives {got}, not the record's seats", field="seats")
     return state
 
@@ -356,8 +411,8 @@ def _apply(state: State, pair: tuple[str, Action], no: int | None) -> None:
 def _check_result(record: Record, state: State, check: bool) -> None:
     if check and record.result is not None and tuple(state.totals) != tuple(record.result):
         raise RecordMismatchError(
-            f"the record gives the result NS {record.result[0]} EW {record.result[1]}, but the actions "
-            f"replay to NS {state.totals[0]} EW {state.totals[1]}", line=record.result_line, field="result")
+            f"the record gives the result {_by_side(record.variant, record.result)}, but the actions "
+            f"replay to {_by_side(record.variant, state.totals)}", line=record.result_line, field="result")
 
 
 def load_record(path: str) -> Record:

@@ -24,10 +24,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
 from ..feasibility import can_go_out
 from ..observer import Observation, observe_compact
+from ..scoring import SideScore
 from ..state import GAME_OVER, HAND_OVER, State
 from .rules_of_thumb import decide, discard_scores, take_cost
 from .sampling import sample_hidden, state_from_observation
@@ -38,7 +40,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     consistent with what ``seat`` knows.  Uses only the pool of unseen cards, never where
     they really are."""
     s = state.copy()
-    others = [o for o in range(4) if o != seat]
+    others = [o for o in range(len(s.hands)) if o != seat]
     pool: list[int] = []
     for o in others:
         for cards in s.hands[o]:
@@ -80,7 +82,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
 def _asker_can_go_out(s: State) -> bool:
     asker = s.turn
     counts = [len(k) for k in s.hands[asker]]
-    return can_go_out(counts, s.meld_summary(asker & 1), s.options, allow_discard=s.asked == 2)
+    return can_go_out(counts, s.meld_summary(s.sides[asker]), s.options, allow_discard=s.asked == 2,
+                      canastas=s.out_need)
 
 
 def determinize_consistent(state: State, seat: int, rng: random.Random, tries: int = 300) -> State | None:
@@ -100,20 +103,24 @@ def rot_policy(state: State, seat: int) -> tuple:
     return decide(observe_compact(state, seat))[0]
 
 
+def margin(sides: Sequence[SideScore], side: int) -> float:
+    """Our side's score less the other side's (with more than two sides, less their mean)."""
+    if len(sides) == 2:
+        return float(sides[side].total - sides[1 - side].total)
+    others = [s.total for i, s in enumerate(sides) if i != side]
+    return sides[side].total - sum(others) / len(others)
+
+
 def playout(state: State, seat: int) -> float:
-    """Play the hand out with the rules-of-thumb policy; our side's margin."""
+    """Play the hand out with the rules-of-thumb policy; our side's margin (:func:`margin`)."""
     while state.phase not in (HAND_OVER, GAME_OVER):
         actor = state.actor
         assert actor is not None  # the game is not over
         legal = state.legal_actions()
         if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
-            sides = state.score_hand().sides
-            side = seat & 1
-            return float(sides[side].total - sides[1 - side].total)
+            return margin(state.score_hand().sides, state.sides[seat])
         state.apply_unchecked(decide(observe_compact(state, actor, legal))[0])
-    sides = state.hand_results[-1].sides
-    side = seat & 1
-    return float(sides[side].total - sides[1 - side].total)
+    return margin(state.hand_results[-1].sides, state.sides[seat])
 
 
 @dataclass

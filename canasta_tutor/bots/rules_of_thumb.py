@@ -20,7 +20,7 @@ from typing import Sequence
 
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
 from ..feasibility import can_go_out, max_meld_points
-from ..observer import Observation
+from ..observer import Observation, opponent_seats
 
 _WILD = (DEUCE, JOKER)
 
@@ -39,15 +39,28 @@ def side_canastas(v: Observation, side: int) -> int:
     return sum(1 for m in v.meld_summary[side].values() if is_canasta(*m))
 
 
+def opp_min_cards(v: Observation) -> int:
+    """The fewest cards an opponent holds."""
+    sizes = v.hand_sizes
+    opp = opponent_seats(v.variant)[v.seat]
+    if len(opp) == 2:
+        return min(sizes[opp[0]], sizes[opp[1]])
+    return min(sizes[o] for o in opp)
+
+
+def next_side(v: Observation) -> int:
+    """The side of the next player, the opponent who may take our discard (classic: the other side)."""
+    variant = v.variant
+    return variant.sides[variant.next_seats[v.seat]]
+
+
 def want_go_out(v: Observation) -> bool:
     """P-GO-OUT / P-KEEP-BUILDING: go out when the opponents are close, the stock is low,
     or our side is not gaining by staying in."""
     side = v.side
-    opp = 1 - side
-    opp_min_cards = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4])
     ours = side_canastas(v, side)
-    theirs = side_canastas(v, opp)
-    if v.stock_size < 20 or opp_min_cards <= 4 or theirs >= ours:
+    theirs = max(side_canastas(v, o) for o in range(len(v.meld_summary)) if o != side)
+    if v.stock_size < 20 or opp_min_cards(v) <= 4 or theirs >= ours:
         return True
     return ours >= 3
 
@@ -61,7 +74,7 @@ WORTH_FREEZING = 8
 def next_player_waiting(v: Observation) -> bool:
     """Whether the next player could take a pack worth having: it is open to them (not frozen,
     their side has melded) and holds at least :data:`WORTH_STOPPING` cards."""
-    return v.freeze_at < 0 and v.initial[1 - v.side] and v.pile_size >= WORTH_STOPPING
+    return v.freeze_at < 0 and v.initial[next_side(v)] and v.pile_size >= WORTH_STOPPING
 
 
 def discard_scores(v: Observation) -> dict[int, float]:
@@ -73,15 +86,15 @@ def discard_scores(v: Observation) -> dict[int, float]:
     instead (P-FREEZE)."""
     hand = v.hand_counts
     side = v.side
-    opp = 1 - side
-    known_next = v.known_of((v.seat + 1) % 4)
+    opp = next_side(v)
+    known_next = v.known_of(v.variant.next_seats[v.seat])
     summary = v.meld_summary
     opp_melds = summary[opp]
     our_melds = summary[side]
     pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
     waiting = next_player_waiting(v)
     frozen_for_us = v.freeze_at >= 0 or not v.initial[side]
-    opp_near_out = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4]) <= 3
+    opp_near_out = opp_min_cards(v) <= 3
     freeze_wanted = v.initial[opp] and not v.initial[side] and v.freeze_at < 0 and v.pile_size >= 4
     stop_with_wild = waiting and v.pile_size >= WORTH_FREEZING and not hand[BLACK_THREE]
     scores: dict[int, float] = {}
@@ -164,11 +177,11 @@ def _draw_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
         return ("ask",), ["P-ASK-PARTNER"]
     takes = [a for a in legal if a[0] == "take"]
     pile_n = v.pile_size
-    opp_min_cards = min(v.hand_sizes[(v.seat + 1) % 4], v.hand_sizes[(v.seat + 3) % 4])
+    fewest = opp_min_cards(v)
     if takes:
         # the pack costs little and gives cards: take it (P-TAKE-PACK), unless it is big,
         # an opponent is about to go out and we could not meld it (P-COUNT-CARDS)
-        if v.initial[side] and pile_n >= 12 and opp_min_cards <= 1 and v.stock_size > 0 and ("draw",) in legal:
+        if v.initial[side] and pile_n >= 12 and fewest <= 1 and v.stock_size > 0 and ("draw",) in legal:
             return ("draw",), ["P-COUNT-CARDS"]
         if not v.initial[side]:
             take = min(takes, key=take_cost)
@@ -201,7 +214,7 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
         if melds:
             return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
     # going out
-    if our and can_go_out(hand, our, v.options):
+    if our and can_go_out(hand, our, v.options, canastas=v.variant.canastas_to_go_out):
         if want_go_out(v):
             if ("ask",) in legal and v.answer is None:
                 return ("ask",), ["P-ASK-PARTNER"]

@@ -31,14 +31,17 @@ from ..hidden import fill_hidden, unseen_for
 from ..observer import Observation
 from ..state import State
 
-_IDS = card_ids_by_code()
+_IDS = {NUM_CARDS: card_ids_by_code()}
 
 
 class _Ids:
-    """Hands out physical card ids for card codes, each id once."""
+    """Hands out physical card ids for card codes, each id once (the ids of a deck of ``num_cards``)."""
 
-    def __init__(self) -> None:
-        self.free = {code: list(ids) for code, ids in _IDS.items()}
+    def __init__(self, num_cards: int = NUM_CARDS) -> None:
+        ids = _IDS.get(num_cards)
+        if ids is None:
+            ids = _IDS[num_cards] = card_ids_by_code(num_cards)
+        self.free = {code: list(cards) for code, cards in ids.items()}
 
     def take(self, code: str) -> int:
         return self.free[code].pop()
@@ -51,8 +54,9 @@ def state_from_observation(obs: Observation) -> State:
     """A state with the observation's public facts and own hand; unseen cards placed arbitrarily
     (the same way every time), respecting hand sizes, cards known from taken packs and that no
     seat past its first turn holds a red three."""
-    ids = _Ids()
-    s = State(obs.options)
+    variant = obs.variant
+    ids = _Ids(variant.num_cards)
+    s = State(obs.options, 0, variant)
     s.deal_no = len(obs.hand_results)
     s.dealer = obs.dealer
     s.totals = list(obs.totals)
@@ -74,13 +78,13 @@ def state_from_observation(obs: Observation) -> State:
     s.hand_results = list(obs.hand_results)
     s.pile = [ids.take(c) for c in obs.pile]
     s.freeze_at = obs.freeze_at
-    s.red3 = [[ids.take(c) for c in obs.red_threes[side]] for side in (0, 1)]
-    for side in (0, 1):
+    s.red3 = [[ids.take(c) for c in obs.red_threes[side]] for side in range(variant.n_sides)]
+    for side in range(variant.n_sides):
         for kind, codes in obs.melds[side].items():
             cards = [ids.take(c) for c in codes]
             s.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
                                    [c for c in cards if is_wild(CARD_KIND[c])]]
-    turn_side = obs.turn & 1
+    turn_side = variant.sides[obs.turn]
     if BLACK_THREE in s.melds[turn_side] and obs.phase in ("draw", "meld", "answer"):
         s.b3_melded = len(s.melds[turn_side][BLACK_THREE][0])
     own: list[list[int]] = [[] for _ in range(NUM_KINDS)]
@@ -93,7 +97,7 @@ def state_from_observation(obs: Observation) -> State:
     by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
     for c in rest:
         by_kind[CARD_KIND[c]].append(c)
-    for o in range(4):
+    for o in range(variant.players):
         if o == obs.seat:
             continue
         h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
@@ -103,7 +107,7 @@ def state_from_observation(obs: Observation) -> State:
         s.hands[o] = h
     plain = [c for k in range(NUM_KINDS) if k != RED_THREE for c in by_kind[k]]
     reds = by_kind[RED_THREE]
-    for o in range(4):
+    for o in range(variant.players):
         if o == obs.seat:
             continue
         h = s.hands[o]
@@ -114,8 +118,8 @@ def state_from_observation(obs: Observation) -> State:
     s.stock = plain + reds
     s.known = [list(k) for k in obs.known]
     s.known[obs.seat] = [0] * NUM_KINDS
-    assert len(s.stock) == obs.stock_size, "the observation does not account for all 108 cards"
-    assert sum(s.hand_size) + len(s.stock) + len(s.pile) <= NUM_CARDS
+    assert len(s.stock) == obs.stock_size, f"the observation does not account for all {variant.num_cards} cards"
+    assert sum(s.hand_size) + len(s.stock) + len(s.pile) <= variant.num_cards
     return s
 
 
@@ -125,7 +129,7 @@ def sample_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     the single call point the search uses to sample.  None if no consistent deal was found."""
     s = state.copy()
     try:
-        return fill_hidden(s, [o for o in range(4) if o != seat], unseen_for(s, seat), rng)
+        return fill_hidden(s, [o for o in range(len(s.hands)) if o != seat], unseen_for(s, seat), rng)
     except ImpossiblePositionError:
         return None
 

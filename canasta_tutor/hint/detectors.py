@@ -46,9 +46,14 @@ from ..cards import (
 )
 from ..feasibility import can_go_out
 from ..observer import Observation
-from ..state import GAME_OVER, HAND_OVER, State
+from ..state import GAME_OVER, HAND_OVER, State, seat_name
 
-SEAT_NAMES = ("North", "East", "South", "West")
+SEAT_NAMES = ("North", "East", "South", "West")  # the classic seats; see seat_word for a variant's
+
+
+def seat_word(obs: Observation, seat: int) -> str:
+    """How a sentence names a seat: ``"West"``, or ``"seat P"`` for a seat with no compass name."""
+    return seat_name(obs.variant.seats[seat])
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 GOOD, BAD, NEUTRAL = "good", "bad", "neutral"
 
@@ -85,7 +90,7 @@ class Context:
 
     @property
     def side(self) -> int:
-        return self.obs.seat & 1
+        return self.obs.side
 
     @property
     def verb(self) -> str:
@@ -93,7 +98,7 @@ class Context:
 
     @property
     def next_seat(self) -> int:
-        return (self.obs.seat + 1) % 4
+        return self.obs.next_seat
 
     def hand(self) -> list[int]:
         return list(self.obs.hand_counts)
@@ -287,7 +292,7 @@ def could_go_out(c: Context) -> Fact | None:
     if o.phase != "meld" or c.went_out() or c.verb == "ask" or o.answer is False:
         return None
     melds = o.meld_summary[c.side]
-    if not melds or not can_go_out(list(o.hand_counts), melds, o.options):
+    if not melds or not can_go_out(list(o.hand_counts), melds, o.options, canastas=o.variant.canastas_to_go_out):
         return None
     principle = "P-KEEP-BUILDING" if _keep_building_sensible(c) else None
     return Fact("could-go-out", "You could go out this turn; this move keeps the hand going instead.",
@@ -296,10 +301,13 @@ def could_go_out(c: Context) -> Fact | None:
 
 def _keep_building_sensible(c: Context) -> bool:
     o = c.obs
-    opp = 1 - c.side
-    opp_short = min(o.hand_sizes[(c.seat + 1) % 4], o.hand_sizes[(c.seat + 3) % 4]) <= 3
-    opp_canastas = sum(1 for n, w in o.meld_summary[opp].values() if is_canasta(n, w))
+    opp_short = min(o.hand_sizes[s] for s in o.opponents) <= 3
+    opp_canastas = sum(1 for s in _other_sides(c) for n, w in o.meld_summary[s].values() if is_canasta(n, w))
     return not opp_short and o.stock_size > 10 and not opp_canastas
+
+
+def _other_sides(c: Context) -> list[int]:
+    return [s for s in range(c.obs.variant.n_sides) if s != c.side]
 
 
 def ask_binds(c: Context) -> Fact | None:
@@ -311,11 +319,11 @@ def ask_binds(c: Context) -> Fact | None:
 
 def partner_points(c: Context) -> Fact | None:
     """When asking, the partner's hand is what would be caught."""
-    if c.verb != "ask":
+    if c.verb != "ask" or not c.obs.partners:
         return None
-    p = (c.seat + 2) % 4
+    p = c.obs.partners[0]
     n = c.obs.hand_sizes[p]
-    return Fact("partner-hand", f"{SEAT_NAMES[p]} holds {n} card{'s' if n != 1 else ''}; they count against your "
+    return Fact("partner-hand", f"{seat_word(c.obs, p)} holds {n} card{'s' if n != 1 else ''}; they count against your "
                 "side if you go out now, so the partner decides.", GOOD)
 
 
@@ -333,7 +341,7 @@ def answer_points(c: Context) -> Fact | None:
         can += sum(KIND_VALUES[k] * h[k] for k in (DEUCE, JOKER))
     heavy = can >= 100
     agrees = (c.verb == "no") == heavy
-    asker = SEAT_NAMES[o.turn]
+    asker = seat_word(o, o.turn)
     text = (f"You hold {sum(h)} cards worth {pts} points, of which you could meld {can} next turn; what stays in "
             f"your hand counts against your side if {asker} goes out now (R-SCORE-2).")
     return Fact("answer-points", text, GOOD if agrees else BAD, "R-SCORE-2", "P-PARTNER-ANSWER" if agrees else None)
@@ -346,7 +354,7 @@ def concealed_chance(c: Context) -> Fact | None:
         return None
     if c.went_out():
         return None
-    if not can_go_out(list(o.hand_counts), {}, o.options):
+    if not can_go_out(list(o.hand_counts), {}, o.options, canastas=o.variant.canastas_to_go_out):
         return None
     agrees = c.verb in ("meld", "add")
     return Fact("concealed-chance", "Your whole hand can go down this turn with a canasta, and you have not melded "
@@ -394,8 +402,13 @@ def grows_meld(c: Context) -> Fact | None:
 
 
 # ------------------------------------------------------ discards
+def _their(o: Observation, seat: int) -> str:
+    """``the opponents'``, or ``West's`` when each plays alone."""
+    return "the opponents'" if o.partners or o.variant.partner_seats[seat] else f"{seat_word(o, seat)}'s"
+
+
 def _pack_open_to(o: Observation, seat: int) -> bool:
-    return o.freeze_at < 0 and o.initial[seat & 1]
+    return o.freeze_at < 0 and o.initial[o.variant.sides[seat]]
 
 
 def feeds_next(c: Context) -> Fact | None:
@@ -405,10 +418,10 @@ def feeds_next(c: Context) -> Fact | None:
         return None
     k = c.action[1]
     nxt = c.next_seat
-    if k >= DEUCE or k not in o.meld_summary[nxt & 1] or not _pack_open_to(o, nxt):
+    if k >= DEUCE or k not in o.meld_summary[o.variant.sides[nxt]] or not _pack_open_to(o, nxt):
         return None
-    return Fact("feeds-next", f"This discard matches the opponents' {KIND_NAMES[k]}: {SEAT_NAMES[nxt]} could add it "
-                f"to their meld and take {len(o.pile) + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
+    return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
+                f"add it to their meld and take {len(o.pile) + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -419,7 +432,7 @@ def next_holds_pair(c: Context) -> Fact | None:
     nxt = c.next_seat
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
-    return Fact("next-holds-pair", f"{SEAT_NAMES[nxt]} took {KIND_NAMES[k]} with a pack and still holds "
+    return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
                 f"{_count(o.known[nxt][k], k)}: they could take {len(o.pile) + 1} cards with this one.", BAD,
                 "R-PACK-4")
 
@@ -434,11 +447,12 @@ def safe_discard(c: Context) -> Fact | None:
     if k >= DEUCE or feeds_next(c) or next_holds_pair(c):
         return None
     dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE
-                 and a[1] in o.meld_summary[nxt & 1] and _pack_open_to(o, nxt)]
+                 and a[1] in o.meld_summary[o.variant.sides[nxt]] and _pack_open_to(o, nxt)]
     if not dangerous:
         return None
     names = " or ".join(KIND_SINGULAR[x] for x in sorted(set(dangerous))[:2])
-    return Fact("safe-discard", f"The opponents have no meld of {KIND_NAMES[k]}, so {SEAT_NAMES[nxt]} cannot add "
+    who = "The opponents have" if o.partners else f"{seat_word(o, nxt)} has"
+    return Fact("safe-discard", f"{who} no meld of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add "
                 f"this {KIND_SINGULAR[k]} to one; a {names} would let them take the pack.", GOOD, None,
                 "P-SAFE-DISCARD")
 
@@ -446,7 +460,7 @@ def safe_discard(c: Context) -> Fact | None:
 def stop_three(c: Context) -> Fact | None:
     if c.verb != "discard" or c.action[1] != BLACK_THREE or c.went_out():
         return None
-    nxt = SEAT_NAMES[c.next_seat]
+    nxt = seat_word(c.obs, c.next_seat)
     return Fact("stop-three", f"A black three on top stops {nxt}: nobody may take the pack until a natural card "
                 "covers it (R-PACK-3).", GOOD, "R-PACK-3", "P-STOP-THREE")
 
@@ -455,7 +469,7 @@ def freezes(c: Context) -> Fact | None:
     o = c.obs
     if c.verb != "discard" or c.action[1] not in (JOKER, DEUCE) or c.went_out():
         return None
-    opp = 1 - c.side
+    opp = o.variant.sides[c.next_seat]  # the next player's side (classic: the other side)
     if o.freeze_at >= 0:
         return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
     agrees = o.initial[opp] and not o.initial[c.side]
@@ -492,18 +506,25 @@ def keeps_pairs(c: Context) -> Fact | None:
 # ------------------------------------------------------ the table
 def opponent_short(c: Context) -> Fact | None:
     o = c.obs
-    seats = [(c.seat + 1) % 4, (c.seat + 3) % 4]
+    seats = o.opponents
     short = [s for s in seats if o.hand_sizes[s] <= 2]
     if not short:
         return None
     s = min(short, key=lambda x: (o.hand_sizes[x], x))
     n = o.hand_sizes[s]
-    opp_canasta = any(is_canasta(*m) for m in o.meld_summary[s & 1].values())
-    may = "may go out" if opp_canasta else "is close to going out once their side has a canasta"
+    side = o.variant.sides[s]
+    need = o.variant.canastas_to_go_out
+    opp_canastas = sum(1 for m in o.meld_summary[side].values() if is_canasta(*m))
+    whose = "their side has" if o.variant.partner_seats[s] else "they have"
+    if need == 1:
+        may = "may go out" if opp_canastas else f"is close to going out once {whose} a canasta"
+    else:
+        may = ("may go out" if opp_canastas >= need
+               else f"is close to going out once {whose} {NUMBER_WORDS[need]} canastas")
     agrees = c.verb in ("meld", "add") or c.went_out() or (
         c.verb == "discard" and KIND_VALUES[c.action[1]] >= 10) or (c.verb == "draw" and any(
             a[0] == "take" for a in o.legal_actions))
-    return Fact("opponent-short", f"{SEAT_NAMES[s]} holds {NUMBER_WORDS[n]} card{'s' if n != 1 else ''} and {may}.",
+    return Fact("opponent-short", f"{seat_word(o, s)} holds {NUMBER_WORDS[n]} card{'s' if n != 1 else ''} and {may}.",
                 NEUTRAL, None, "P-COUNT-CARDS" if agrees else None)
 
 

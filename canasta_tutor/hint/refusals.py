@@ -42,7 +42,7 @@ def _take(state: State, seat: int) -> tuple | None:
     if top >= DEUCE:
         return ("take", top if top < NUM_KINDS else 0, 2, 0, 0)
     hand = state.hands[seat]
-    side = seat & 1
+    side = state.sides[seat]
     n = min(2, len(hand[top]))
     if not state.initial[side] or state.freeze_at >= 0:
         return ("take", top, n, 0, 0)  # a frozen pack: the engine says what the pair needs
@@ -68,7 +68,7 @@ def _meld(state: State, seat: int) -> tuple | None:
 
 def _add(state: State, seat: int) -> tuple | None:
     hand = state.hands[seat]
-    for k in state.melds[seat & 1]:
+    for k in state.melds[state.sides[seat]]:
         if hand[k]:
             return ("add", k, k)
     return None
@@ -83,17 +83,18 @@ def _discard(state: State, seat: int) -> tuple | None:
 
 
 def representatives(state: State) -> list[tuple[str, tuple]]:
-    """One representative action per verb that may matter in this phase."""
+    """One representative action per verb that may matter in this phase (no asking where each plays
+    alone: with no partner there is nobody to ask)."""
     seat = state.turn
     out: list[tuple[str, tuple | None]] = []
+    ask = ("ask", ("ask",)) if state.variant.partner_seats[seat] else ("ask", None)
     if state.phase == "draw":
         out = [("take", _take(state, seat)), ("draw", ("draw",))]
         if not state.stock:
             out.append(("pass", ("pass",)))
-        out.append(("ask", ("ask",)))
+        out.append(ask)
     elif state.phase == "meld":
-        out = [("meld", _meld(state, seat)), ("add", _add(state, seat)), ("discard", _discard(state, seat)),
-               ("ask", ("ask",))]
+        out = [("meld", _meld(state, seat)), ("add", _add(state, seat)), ("discard", _discard(state, seat)), ask]
     return [(v, a) for v, a in out if a is not None]
 
 
