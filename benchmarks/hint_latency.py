@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/hint_latency.py            # 240 positions
     .venv/bin/python benchmarks/hint_latency.py --positions 300 --json
     .venv/bin/python benchmarks/hint_latency.py --samples 48   # another sample count
+    .venv/bin/python benchmarks/hint_latency.py --variant six-handed --positions 40
 
 Wall-clock figures depend on how busy the machine is; the CPU-time figures
 (``cpu_*``, this process only) much less so, since the hint does a fixed amount
@@ -38,11 +39,12 @@ def main() -> None:
     p.add_argument("--positions", type=int, default=240)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--samples", type=int, default=None, help="sampled deals per move (default: the hint's)")
+    p.add_argument("--variant", default="classic", help="the variant played (default classic)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    states = sample_positions(args.positions, seed=args.seed)
+    states = sample_positions(args.positions, seed=args.seed, variant=args.variant)
     times = []
     cpu = []
     phases: Counter[str] = Counter()
@@ -60,6 +62,7 @@ def main() -> None:
     q = statistics.quantiles(times, n=100)
     qc = statistics.quantiles(cpu, n=100)
     result = {
+        "variant": args.variant,
         "positions": len(times),
         "phases": dict(phases),
         "p50_ms": round(q[49], 1),

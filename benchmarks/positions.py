@@ -15,13 +15,17 @@ from canasta_tutor.game import Game
 from canasta_tutor.state import GAME_OVER, HAND_OVER, State
 
 
-def sample_positions(count: int, seed: int = 0, every: int = 5) -> list[State]:
-    """``count`` states with a real choice, from rules-of-thumb games seeded ``seed``, ``seed+1``..."""
+def sample_positions(count: int, seed: int = 0, every: int = 5, variant: str = "classic") -> list[State]:
+    """``count`` states with a real choice, from rules-of-thumb games of ``variant`` seeded ``seed``,
+    ``seed+1``...  The seat before South deals (classic: East), so South plays first."""
     rng = random.Random(seed)
     out: list[State] = []
     game_seed = seed
+    game = Game(variant=variant)
+    seats = game.variant.seats
+    dealer = seats[(seats.index("S") - 1) % len(seats)]
     while len(out) < count:
-        state = Game().new_initial_state(seed=game_seed, dealer="E")
+        state = game.new_initial_state(seed=game_seed, dealer=dealer)
         game_seed += 1
         step = 0
         while state.phase not in (HAND_OVER, GAME_OVER) and len(out) < count:
