@@ -30,6 +30,7 @@ from canasta_tutor.position import format_position, parse_position
 from canasta_tutor.record import format_record, parse_record, replay
 from canasta_tutor.state import State
 from canasta_tutor.variants import VARIANTS, get_variant
+from test_fuzz import PLAYING, SETTINGS, _check_position_text, mutated
 
 OTHERS = [name for name in VARIANTS if name != "classic"]
 
@@ -311,3 +312,80 @@ def test_hint_command_gives_a_legal_move(name: str, tmp_path: Path, capsys: pyte
     data = json.loads(out)
     assert data["seat"] == state.current_seat
     assert parse_action(data["best"]) in state.legal_actions()
+
+
+# ------------------------------------------------------------------ fuzzing (as tests/test_fuzz.py, per variant)
+def _random_play(name: str, seed: int, steps: int) -> State:
+    """A game of ``name`` after up to ``steps`` random legal actions (asks, melds and takes favoured)."""
+    state = Game(variant=name).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.phase == "game_over":
+            break
+        legal = state.legal_actions()
+        keen = [a for a in legal if a[0] in ("ask", "yes", "meld", "take")]
+        state.apply(rng.choice(keen if keen and rng.random() < 0.5 else legal))
+    return state
+
+
+@st.composite
+def variant_positions(draw: st.DrawFn) -> str:
+    """The text of a reachable position of a non-classic variant: the full state, or one seat's view."""
+    name = draw(st.sampled_from(OTHERS))
+    state = _random_play(name, draw(st.integers(0, 10**6)), draw(st.integers(0, 200)))
+    seat = draw(st.sampled_from([None, *range(state.variant.players)]))
+    return format_position(state) if seat is None else observe(state, seat).position_text
+
+
+@st.composite
+def variant_records(draw: st.DrawFn) -> str:
+    name = draw(st.sampled_from(OTHERS))
+    return format_record(_random_play(name, draw(st.integers(0, 10**6)), draw(st.integers(0, 150))))
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(mutated(variant_positions()))
+def test_mutated_variant_positions_are_refused_cleanly_or_playable(text: str) -> None:
+    _check_position_text(text)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(variant_positions())
+def test_generated_variant_positions_read_back(text: str) -> None:
+    state = parse_position(text)
+    assert format_position(parse_position(format_position(state))) == format_position(state)
+    if state.phase in PLAYING:
+        assert state.legal_actions()
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(mutated(variant_records()))
+def test_mutated_variant_records_are_refused_cleanly_or_replay(text: str) -> None:
+    try:
+        record = parse_record(text)
+        state = replay(record)
+    except NotationError as e:
+        assert str(e) and len(str(e)) < 1200
+        return
+    again = replay(parse_record(format_record(state, start=record.totals)))
+    assert again.history == state.history and again.totals == state.totals
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_every_seat_view_of_a_random_hand_reads_back(name: str) -> None:
+    rng = random.Random(4)
+    state = Game(variant=name).new_initial_state(seed=4)
+    checked = 0
+    while state.phase in PLAYING:
+        if len(state.history) % 5 == 0:
+            for seat in range(state.variant.players):
+                text = observe(state, seat).position_text
+                view = parse_position(text)
+                assert view.legal_actions(), text
+                assert view.current_seat == state.current_seat
+                assert format_position(view, seat) == text
+                checked += 1
+        legal = state.legal_actions()
+        keen = [a for a in legal if a[0] in ("ask", "yes", "meld", "take")]
+        state.apply(rng.choice(keen if keen and rng.random() < 0.5 else legal))
+    assert checked > 10
