@@ -679,7 +679,8 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
     if state.pending < 0:
         fail(f"pending={state.pending}: points melded toward the minimum are never negative", "turn")
     if not variant.partnerships and (state.asked or state.answer is not None or phase == ANSWER):
-        fail(f"in the {variant.name} game each plays alone, so nobody asks a partner 'may I go out?'", "turn")
+        fail(f"in the {variant.name} game each plays alone (R-{variant.rule_area}-1), so nobody asks a partner "
+             "'may I go out?'", "turn")
     if not playing and (state.asked or state.answer is not None or state.melded_turn or state.pending):
         fail(f"turn flags belong to a hand being played, not to '{phase}'", "turn")
     if state.answer is not None and not state.asked:

@@ -174,6 +174,8 @@ class Hint:
     samples: int
     elapsed_ms: float
     estimates: list[Estimate] = field(default_factory=list, repr=False)
+    #: whose points :attr:`value` counts, as :meth:`details` says it (see :func:`_value_words`)
+    value_words: str = "points for your side this hand"
 
     @property
     def uncertainty(self) -> float | None:
@@ -212,7 +214,7 @@ class Hint:
         """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
         if self.value is None or self.uncertainty is None:
             return "No search: only one move is legal."
-        lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} points for your side this hand "
+        lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} {self.value_words} "
                  f"(95%, {self.samples} sampled deals)"]
         for a in self.alternatives:
             lines.append(f"{a.text}: {a.value:+.0f} ± {a.uncertainty:.0f}; {a.gap:.0f} ± {a.gap_uncertainty:.0f} "
@@ -276,6 +278,16 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
     if verb in ("meld", "add"):
         return "Look at your melds: which cards build them?"
     return "Look at the whole table." if phase != "draw" else "Look at the pack before you draw."
+
+
+def _value_words(obs: Observation) -> str:
+    """What a value counts: the side's points less the other side's (classic), less the mean of the
+    other sides' (six-handed), or one's own less the others' mean where each plays alone."""
+    if obs.variant.n_sides == 2:
+        return "points for your side this hand" if obs.partners else "points for you this hand"
+    if obs.partners:
+        return "points for your side this hand, against the other sides' mean"
+    return "points for you this hand, against the others' mean"
 
 
 def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) -> str:
@@ -571,6 +583,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
+        value_words=_value_words(obs),
     )
 
 
