@@ -266,8 +266,11 @@ def cmd_match(args: argparse.Namespace) -> int:
     a = make_state_policy(args.bot_a, seed=args.seed, iterations=args.iterations, budget=args.budget)
     b = make_state_policy(args.bot_b, seed=args.seed + 1, iterations=args.iterations, budget=args.budget)
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    report = run_match(a, b, args.deals, args.seed, progress=progress, workers=args.workers)
+    variant = _variant(args.variant)
+    report = run_match(a, b, args.deals, args.seed, progress=progress, workers=args.workers, variant=variant)
     data = {"bot_a": args.bot_a, "bot_b": args.bot_b, **report.to_dict()}
+    if variant is not CLASSIC:
+        data["variant"] = variant.name
     lo, hi = report.margin_ci95
     text = (f"{args.bot_a} vs {args.bot_b}: {report.deals} duplicate deals ({report.hands} hands)\n"
             f"deals won by {args.bot_a}: {report.a_wins} of {report.deals}, ties {report.ties}: "
@@ -350,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=24,
                    help="the expert's samples per decision (default 24)")
     m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
+    m.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     m.set_defaults(func=cmd_match)

@@ -389,3 +389,11 @@ def test_every_seat_view_of_a_random_hand_reads_back(name: str) -> None:
         keen = [a for a in legal if a[0] in ("ask", "yes", "meld", "take")]
         state.apply(rng.choice(keen if keen and rng.random() < 0.5 else legal))
     assert checked > 10
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_match_command_plays_each_side_of_a_variant(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["match", "rules-of-thumb", "random", "--deals", "1", "--variant", name, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["variant"] == name
+    assert data["hands"] == get_variant(name).n_sides and data["deals"] == 1

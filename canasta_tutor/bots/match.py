@@ -3,7 +3,11 @@
 A *deal* is one hand from a seeded shuffle, scores starting at 0-0.  In a
 duplicate match each deal is played twice with the partnerships swapped, so
 luck of the cards cancels: bot A's margin on a deal is the sum of its side's
-margins over the two plays.
+margins over the two plays.  In a variant (:mod:`canasta_tutor.variants`) the
+deal is played once per side, bot A holding that side's seats and bot B every
+other seat, and A's margin is the sum over those plays of its side's score less
+the mean of the other sides' (:func:`canasta_tutor.bots.expert.margin`; with two
+sides this is the classic margin).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Callable
 
 from ..game import Game
 from ..state import HAND_OVER, GAME_OVER, State
+from ..variants import CLASSIC, Variant, get_variant
 
 #: A seat policy used in fast play: (state, seat) -> action.  It must read only
 #: what the seat may know (bots build their view from the state's public parts).
@@ -30,9 +35,11 @@ def play_hand(state: State, policies: list[StatePolicy]) -> State:
     return state
 
 
-def deal_state(seed: int) -> State:
-    """The seeded deal used by matches: dealer East, scores 0-0."""
-    return Game().new_initial_state(seed=seed, dealer="E")
+def deal_state(seed: int, variant: Variant | str = CLASSIC) -> State:
+    """The seeded deal used by matches: the seat before South deals (classic: East), scores 0."""
+    v = get_variant(variant)
+    seats = v.seats
+    return Game(variant=v).new_initial_state(seed=seed, dealer=seats[(seats.index("S") - 1) % len(seats)])
 
 
 @dataclass
@@ -77,18 +84,29 @@ class MatchReport:
         }
 
 
-def play_deal(seed: int, a: StatePolicy, b: StatePolicy) -> float:
-    """A's margin on one duplicate deal: A sits NS then EW on the same cards."""
-    s1 = play_hand(deal_state(seed), [a, b, a, b])
-    r1 = s1.hand_results[-1].sides
-    s2 = play_hand(deal_state(seed), [b, a, b, a])
-    r2 = s2.hand_results[-1].sides
-    return (r1[0].total - r1[1].total) + (r2[1].total - r2[0].total)
+def play_deal(seed: int, a: StatePolicy, b: StatePolicy, variant: Variant | str = CLASSIC) -> float:
+    """A's margin on one duplicate deal: A sits NS then EW on the same cards (in a variant: each side
+    in turn, B in every other seat)."""
+    v = get_variant(variant)
+    if v.n_sides == 2 and v.players == 4:
+        s1 = play_hand(deal_state(seed), [a, b, a, b])
+        r1 = s1.hand_results[-1].sides
+        s2 = play_hand(deal_state(seed), [b, a, b, a])
+        r2 = s2.hand_results[-1].sides
+        return (r1[0].total - r1[1].total) + (r2[1].total - r2[0].total)
+    from .expert import margin
+
+    total = 0.0
+    for side in range(v.n_sides):
+        policies = [a if v.sides[s] == side else b for s in range(v.players)]
+        total += margin(play_hand(deal_state(seed, v), policies).hand_results[-1].sides, side)
+    return total
 
 
 def run_match(a: StatePolicy, b: StatePolicy, deals: int, seed: int, progress: bool = False,
-              workers: int = 1) -> MatchReport:
-    """A duplicate match of ``deals`` deals (seeds ``seed``, ``seed+1``, ...)."""
+              workers: int = 1, variant: Variant | str = CLASSIC) -> MatchReport:
+    """A duplicate match of ``deals`` deals (seeds ``seed``, ``seed+1``, ...) of ``variant``."""
+    v = get_variant(variant)
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
@@ -101,14 +119,14 @@ def run_match(a: StatePolicy, b: StatePolicy, deals: int, seed: int, progress: b
             batch = 16 * workers  # tasks in flight at once
             for lo in range(0, deals, batch):
                 chunk = seeds[lo:lo + batch]
-                for m in pool.map(_play_deal_star, [(s, a, b) for s in chunk], chunksize=4):
+                for m in pool.map(_play_deal_star, [(s, a, b, v.name) for s in chunk], chunksize=4):
                     margins.append(m)
                     bar.update(1)
     else:
         for s in tqdm(seeds, disable=not progress, desc="deals"):
-            margins.append(play_deal(s, a, b))
+            margins.append(play_deal(s, a, b, v))
     report = MatchReport(deals=deals, a_wins=sum(1 for m in margins if m > 0),
-                         ties=sum(1 for m in margins if m == 0), margins=margins, hands=2 * deals)
+                         ties=sum(1 for m in margins if m == 0), margins=margins, hands=v.n_sides * deals)
     report.seconds = time.perf_counter() - start
     return report
 
