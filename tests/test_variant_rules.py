@@ -15,6 +15,7 @@ from itertools import pairwise
 import pytest
 
 from canasta_tutor.rulebook import book_path, parse_rules
+from canasta_tutor.variants import CLASSIC, Variant, get_variant
 
 BOOK = parse_rules(book_path().read_text(encoding="utf-8"))
 
@@ -120,3 +121,110 @@ def test_the_higher_minimum_bands_leave_no_gap(rule: str, below: tuple[int, int]
     assert stated[-1][1] is None
     needs = [below[1]] + [need for _, _, need in stated]
     assert all(a < b for a, b in pairwise(needs))
+
+
+# ------------------------------------------------------------------ the Variant data (canasta_tutor.variants)
+def _turn_order(v: Variant) -> list[int]:
+    seat, order = 0, []
+    for _ in range(v.players):
+        order.append(seat)
+        seat = v.next_seat(seat)
+    return order
+
+
+def test_two_handed_players_R_TWO_1() -> None:
+    """R-TWO-1: two players, each alone (no partners, no "partner, may I go out?"), the classic 108 cards,
+    the turn alternating."""
+    v = get_variant("two-handed")
+    assert (v.players, v.n_sides, v.partnerships) == (2, 2, False)
+    assert [v.partners(s) for s in range(2)] == [(), ()]
+    assert (v.packs, v.jokers, v.num_cards) == (2, 4, 108)
+    assert _turn_order(v) == [0, 1] and v.next_seat(1) == 0
+
+
+def test_two_handed_deal_R_TWO_2() -> None:
+    """R-TWO-2: fifteen cards each."""
+    assert get_variant("two-handed").hand_size == 15 and CLASSIC.hand_size == 11
+
+
+def test_two_handed_draw_R_TWO_3() -> None:
+    """R-TWO-3: two cards drawn from the stock per turn (the classic game draws one)."""
+    assert get_variant("two-handed").draw == 2 and CLASSIC.draw == 1
+
+
+def test_two_handed_go_out_R_TWO_5() -> None:
+    """R-TWO-5: two canastas to go out."""
+    v = get_variant("two-handed")
+    assert v.canastas_to_go_out == 2 and CLASSIC.canastas_to_go_out == 1
+
+
+def test_two_handed_keeps_the_classic_tables() -> None:
+    """"Everything else is classic" after R-TWO-5: minimums (R-MIN-1), bonuses (R-SCORE-1, R-RED-4) and
+    the game of 5,000 (R-GAME-1)."""
+    v = get_variant("two-handed")
+    assert v.bonuses == CLASSIC.bonuses and v.target == CLASSIC.target == 5000
+    assert [v.minimum_for(t) for t in (-5, 0, 1500, 3000)] == [15, 50, 90, 120]
+
+
+def test_three_handed_players_R_THREE_1() -> None:
+    """R-THREE-1: three players, each alone, the classic 108 cards, the turn passing round the three."""
+    v = get_variant("three-handed")
+    assert (v.players, v.n_sides, v.partnerships) == (3, 3, False)
+    assert [v.partners(s) for s in range(3)] == [(), (), ()]
+    assert sorted(v.side_of(s) for s in range(3)) == [0, 1, 2]
+    assert (v.packs, v.jokers, v.num_cards) == (2, 4, 108)
+    assert _turn_order(v) == [0, 1, 2] and v.next_seat(2) == 0
+
+
+def test_three_handed_deal_R_THREE_2() -> None:
+    """R-THREE-2: thirteen cards each; the draw stays at one card and one canasta still goes out."""
+    v = get_variant("three-handed")
+    assert (v.hand_size, v.draw, v.canastas_to_go_out) == (13, 1, 1)
+
+
+def test_three_handed_game_R_THREE_3() -> None:
+    """R-THREE-3: one total per player (three sides), the game of 5,000, the classic bonuses."""
+    v = get_variant("three-handed")
+    assert v.n_sides == 3 and v.target == 5000 and v.bonuses == CLASSIC.bonuses
+
+
+def test_six_handed_sides_R_SIX_1() -> None:
+    """R-SIX-1: three sides of two; partners three seats apart, so the turn goes through the sides in the
+    same order twice a round."""
+    v = get_variant("six-handed")
+    assert (v.players, v.n_sides, v.partnerships) == (6, 3, True)
+    assert [v.partners(s) for s in range(6)] == [((s + 3) % 6,) for s in range(6)]
+    assert [v.side_of(s) for s in _turn_order(v)] == [0, 1, 2, 0, 1, 2]
+
+
+def test_six_handed_deck_R_SIX_2() -> None:
+    """R-SIX-2: three 52-card decks and six jokers, 162 cards."""
+    v = get_variant("six-handed")
+    assert (v.packs, v.jokers, v.num_cards) == (3, 6, 162)
+
+
+def test_six_handed_deal_R_SIX_3() -> None:
+    """R-SIX-3: thirteen cards each; one card drawn."""
+    v = get_variant("six-handed")
+    assert (v.hand_size, v.draw) == (13, 1)
+
+
+def test_six_handed_go_out_R_SIX_4() -> None:
+    """R-SIX-4: two canastas to go out."""
+    assert get_variant("six-handed").canastas_to_go_out == 2
+
+
+def test_six_handed_red_threes_R_SIX_5() -> None:
+    """R-SIX-5: 100 each up to four, 1,000 in all for five, 1,200 for six (classic: 800 for four)."""
+    v = get_variant("six-handed")
+    assert [v.red_three_bonus(n) for n in range(7)] == [0, 100, 200, 300, 400, 1000, 1200]
+    assert CLASSIC.red_three_bonus(4) == 800
+
+
+def test_six_handed_game_R_SIX_6() -> None:
+    """R-SIX-6: a game of 7,500 with the classic minimum bands (120 from 3,000 up)."""
+    v = get_variant("six-handed")
+    assert v.target == 7500
+    assert [v.minimum_for(t) for t in (-5, 0, 1495, 1500, 2995, 3000, 7495, 7500)] == \
+        [CLASSIC.minimum_for(t) for t in (-5, 0, 1495, 1500, 2995, 3000, 7495, 7500)] == \
+        [15, 50, 50, 90, 90, 120, 120, 120]
