@@ -1,20 +1,33 @@
 """Rule tests for the variants: the two-, three- and six-handed adaptations (R-TWO-*, R-THREE-*, R-SIX-*),
 Italian Canasta (R-ITAL-*) and Samba (R-SAMBA-*).
 
-Each rule's key figures are written once, in ``FIGURES``; the tests check that the rule book's text
-states them, so that a figure changed in one place and not the other is caught.  The engine does not
-play Italian Canasta or Samba yet, so their rules are checked as data: the figures, the arithmetic of
-the decks and the minimum bands.
+Three layers:
+
+- the book: each rule's key figures are written once, in ``FIGURES``, and the rule book's text must
+  state them, so that a figure changed in one place and not the other is caught;
+- the data: :mod:`canasta_tutor.variants` encodes the same figures (players, sides, deck, deal, draw,
+  canastas to go out, red threes, minimums, target);
+- the engine: seeded hands of each adaptation, played by a greedy random player, obey each rule at
+  every step.
+
+The engine does not play Italian Canasta or Samba yet, so their rules are checked as data only: the
+figures, the arithmetic of the decks and the minimum bands.
 """
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Iterator
 from itertools import pairwise
 
 import pytest
 
+from canasta_tutor.actions import Action
+from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE
+from canasta_tutor.game import Game
 from canasta_tutor.rulebook import book_path, parse_rules
+from canasta_tutor.state import ANSWER, GAME_OVER, HAND_OVER, MELD, State
 from canasta_tutor.variants import CLASSIC, Variant, get_variant
 
 BOOK = parse_rules(book_path().read_text(encoding="utf-8"))
@@ -153,9 +166,10 @@ def test_two_handed_draw_R_TWO_3() -> None:
 
 
 def test_two_handed_go_out_R_TWO_5() -> None:
-    """R-TWO-5: two canastas to go out."""
+    """R-TWO-5: two canastas to go out; a refused go-out cites R-TWO-5."""
     v = get_variant("two-handed")
     assert v.canastas_to_go_out == 2 and CLASSIC.canastas_to_go_out == 1
+    assert v.go_out_rule == "R-TWO-5" and CLASSIC.go_out_rule == "R-OUT-1"
 
 
 def test_two_handed_keeps_the_classic_tables() -> None:
@@ -210,8 +224,9 @@ def test_six_handed_deal_R_SIX_3() -> None:
 
 
 def test_six_handed_go_out_R_SIX_4() -> None:
-    """R-SIX-4: two canastas to go out."""
-    assert get_variant("six-handed").canastas_to_go_out == 2
+    """R-SIX-4: two canastas to go out; a refused go-out cites R-SIX-4."""
+    v = get_variant("six-handed")
+    assert v.canastas_to_go_out == 2 and v.go_out_rule == "R-SIX-4"
 
 
 def test_six_handed_red_threes_R_SIX_5() -> None:
@@ -228,3 +243,184 @@ def test_six_handed_game_R_SIX_6() -> None:
     assert [v.minimum_for(t) for t in (-5, 0, 1495, 1500, 2995, 3000, 7495, 7500)] == \
         [CLASSIC.minimum_for(t) for t in (-5, 0, 1495, 1500, 2995, 3000, 7495, 7500)] == \
         [15, 50, 50, 90, 90, 120, 120, 120]
+
+
+# ------------------------------------------------------------------ the engine playing the variants
+# Seeded hands of a greedy random player (it takes the pack and melds whenever it can, so canastas and
+# going out come often); every test below checks a rule on each step of these hands.
+_SEEDS = range(12)
+
+
+def _policy(rng: random.Random, actions: list[Action]) -> Action:
+    for verbs in (("take",), ("meld", "add")):
+        some = [a for a in actions if a[0] in verbs]
+        if some:
+            return rng.choice(some)
+    return rng.choice([a for a in actions if a[0] != "ask"] or actions)
+
+
+def _steps(name: str, seed: int, totals: tuple[int, ...] | None = None) -> Iterator[tuple[State, Action, State]]:
+    """``(before, action, after)`` for every action of one hand of ``name``, dealt from ``seed``."""
+    state = Game(variant=name).new_initial_state(seed=seed, totals=totals)
+    rng = random.Random(f"{name}/{seed}")
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        before = state.copy()
+        action = _policy(rng, state.legal_actions())
+        state.apply(action)
+        yield before, action, state
+
+
+def _hands(name: str, totals: tuple[int, ...] | None = None) -> Iterator[State]:
+    """The end of each seeded hand of ``name``."""
+    for seed in _SEEDS:
+        steps = list(_steps(name, seed, totals))
+        yield steps[-1][2]
+
+
+def _held(state: State, seat: int) -> int:
+    return sum(state.hand_counts(seat))
+
+
+@pytest.mark.parametrize("name, rule", [("two-handed", "R-TWO-1"), ("three-handed", "R-THREE-1")])
+def test_each_plays_alone_R_TWO_1_R_THREE_1(name: str, rule: str) -> None:
+    """R-TWO-1, R-THREE-1: nobody is asked "partner, may I go out?"; a player's melds are their own side's
+    (no other seat adds to them); after a discard the turn passes to the next seat round the table."""
+    v = get_variant(name)
+    for seed in _SEEDS:
+        for before, action, after in _steps(name, seed):
+            assert not any(a[0] == "ask" for a in before.legal_actions()), rule
+            seat = before.turn
+            if action[0] in ("meld", "add", "take"):
+                for side in range(v.n_sides):
+                    if side != v.side_of(seat):
+                        assert after.meld_summary(side) == before.meld_summary(side), rule
+            if action[0] == "discard" and after.phase not in (HAND_OVER, GAME_OVER):
+                assert after.turn == v.next_seat(seat), rule
+
+
+@pytest.mark.parametrize("name, size, cards", [("two-handed", 15, 108), ("three-handed", 13, 108),
+                                               ("six-handed", 13, 162), ("classic", 11, 108)])
+def test_the_deal_R_TWO_2_R_THREE_2_R_SIX_2_R_SIX_3(name: str, size: int, cards: int) -> None:
+    """R-TWO-2 (15 cards), R-THREE-2 (13), R-SIX-3 (13) against the classic 11 (R-DEAL-3); R-SIX-2: the
+    six-handed deck has 162 cards, six of them red threes and twelve deuces."""
+    for seed in _SEEDS:
+        state = Game(variant=name).new_initial_state(seed=seed)
+        v = state.variant
+        # red threes laid out at the first turn are replaced (R-RED-1), so every hand keeps its size
+        assert [_held(state, s) for s in range(v.players)] == [size] * v.players
+        every = state.cards_everywhere()
+        assert len(every) == len(set(every)) == cards
+        kinds = [CARD_KIND[c] for c in every]
+        assert (kinds.count(RED_THREE), kinds.count(DEUCE), kinds.count(JOKER)) == (2 * v.packs, 4 * v.packs, v.jokers)
+
+
+@pytest.mark.parametrize("name, draw, rule", [("two-handed", 2, "R-TWO-3"), ("three-handed", 1, "R-THREE-2"),
+                                              ("six-handed", 1, "R-SIX-3"), ("classic", 1, "R-TURN-2")])
+def test_the_draw_from_the_stock_R_TWO_3_R_THREE_2_R_SIX_3(name: str, draw: int, rule: str) -> None:
+    """R-TWO-3: a draw takes two cards (one discard still ends the turn); R-THREE-2, R-SIX-3: one card.
+    Red threes met on the way are laid out and replaced, so the hand always grows by the draw."""
+    seen = 0
+    for seed in _SEEDS:
+        for before, action, after in _steps(name, seed):
+            if action == ("draw",) and len(before.stock) > draw + 6:
+                seat = before.turn
+                side = before.sides[seat]
+                reds = len(after.red3[side]) - len(before.red3[side])
+                assert _held(after, seat) - _held(before, seat) == draw, rule
+                assert len(before.stock) - len(after.stock) == draw + reds, rule
+                seen += 1
+            if action[0] == "discard":
+                assert _held(before, before.turn) - _held(after, before.turn) == 1, rule
+    assert seen > 50
+
+
+def test_a_one_card_stock_R_TWO_4() -> None:
+    """R-TWO-4: with one card left in the stock, the two-handed draw takes that card alone and the turn goes
+    on (unless the card is a red three, which ends the hand by R-STOCK-1)."""
+    seen = 0
+    for seed in range(40):
+        for before, action, after in _steps("two-handed", seed):
+            if action == ("draw",) and len(before.stock) == 1:
+                assert not after.stock
+                if after.phase == MELD:
+                    assert _held(after, before.turn) - _held(before, before.turn) == 1
+                    seen += 1
+                else:
+                    assert after.phase in (HAND_OVER, GAME_OVER) and CARD_KIND[before.stock[-1]] == RED_THREE
+    assert seen > 0
+
+
+@pytest.mark.parametrize("name, need, rule", [("two-handed", 2, "R-TWO-5"), ("six-handed", 2, "R-SIX-4"),
+                                              ("three-handed", 1, "R-THREE-2")])
+def test_canastas_to_go_out_R_TWO_5_R_SIX_4(name: str, need: int, rule: str) -> None:
+    """R-TWO-5, R-SIX-4: nobody goes out before their side has two canastas, and asking to go out with
+    fewer is refused citing the variant's rule; R-THREE-2: in three-handed one canasta is enough."""
+    refused = went_out_with_need = 0
+    for seed in _SEEDS:
+        for before, _, after in _steps(name, seed):
+            side = before.sides[before.turn]
+            if before.phase == MELD and not before.side_can_go_out(side):
+                err = before.explain_go_out(before.turn)
+                if err is not None and err.rule not in ("R-OUT-1", "R-OUT-2", "R-ASK-3"):
+                    assert err.rule == rule, err
+                    refused += 1
+            if after.went_out is not None and before.went_out is None:
+                out_side = after.sides[after.went_out]
+                assert after.side_canastas(out_side) >= need, rule
+                went_out_with_need += after.side_canastas(out_side) == need
+    assert went_out_with_need > 0
+    assert refused > 0 or need == 1
+
+
+def test_the_other_sides_melds_R_SIX_1() -> None:
+    """R-SIX-1: three sides of two, partners three seats apart: a player's melds go onto the side's melds,
+    which the partner builds on too, and "partner, may I go out?" is answered by the seat across the table."""
+    v = get_variant("six-handed")
+    answered = 0
+    for seed in _SEEDS:
+        for before, action, after in _steps("six-handed", seed):
+            seat = before.turn
+            if action[0] in ("meld", "add", "take"):
+                for side in range(3):
+                    if side != v.side_of(seat):
+                        assert after.meld_summary(side) == before.meld_summary(side)
+            if any(a[0] == "ask" for a in before.legal_actions()):
+                asked = before.copy()
+                asked.apply(("ask",))
+                assert asked.phase == ANSWER and asked.actor == (seat + 3) % 6
+                answered += 1
+    assert answered > 0
+
+
+@pytest.mark.parametrize("name, rule", [("six-handed", "R-SIX-5"), ("classic", "R-RED-4")])
+def test_red_threes_R_SIX_5(name: str, rule: str) -> None:
+    """R-SIX-5: each side's red threes score by the six-handed table (100 each up to four), taken off for a
+    side with no meld (R-RED-5)."""
+    v = get_variant(name)
+    table = {"six-handed": (0, 100, 200, 300, 400, 1000, 1200), "classic": (0, 100, 200, 300, 800)}[name]
+    for end in _hands(name):
+        result = end.hand_results[-1]
+        assert len(result.sides) == v.n_sides
+        for side, score in enumerate(result.sides):
+            value = table[len(end.red3[side])]
+            assert score.red_threes == (value if end.melds[side] else -value), rule
+
+
+@pytest.mark.parametrize("name, totals, rule", [
+    ("three-handed", (4900, 4900, 4900), "R-THREE-3"), ("six-handed", (7300, 7300, 7300), "R-SIX-6"),
+    ("six-handed", (5000, 6000, 7000), "R-SIX-6"), ("two-handed", (4800, 4800), "R-GAME-1"),
+])
+def test_the_end_of_the_game_R_THREE_3_R_SIX_6(name: str, totals: tuple[int, ...], rule: str) -> None:
+    """R-THREE-3 and R-SIX-6: one total per side; the game ends when the highest total reaches the target
+    (5,000; 7,500 for six-handed) and no other side has the same total, and that side wins."""
+    v = get_variant(name)
+    for end in _hands(name, totals):
+        got = list(end.totals)
+        assert len(got) == v.n_sides
+        result = end.hand_results[-1]
+        assert got == [t + s.total for t, s in zip(totals, result.sides, strict=True)], rule
+        top = max(got)
+        over = top >= v.target and got.count(top) == 1
+        assert end.is_game_over == over, (rule, got)
+        if over:
+            assert end.winner == got.index(top), rule
