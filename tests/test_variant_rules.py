@@ -11,7 +11,8 @@ Three layers:
   every step.
 
 The engine does not play Italian Canasta or Samba yet, so their rules are checked as data only: the
-figures, the arithmetic of the decks and the minimum bands.
+figures, the arithmetic of the decks, the minimum bands, and ``PLANNED``, the table a variant description
+would hold, against the book now and against the software's ``italian`` and ``samba`` once it has them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import random
 import re
 from collections.abc import Iterator
 from itertools import pairwise
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -28,9 +31,10 @@ from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE
 from canasta_tutor.game import Game
 from canasta_tutor.rulebook import book_path, parse_rules
 from canasta_tutor.state import ANSWER, GAME_OVER, HAND_OVER, MELD, State
-from canasta_tutor.variants import CLASSIC, Variant, get_variant
+from canasta_tutor.variants import CLASSIC, VARIANTS, Variant, get_variant
 
-BOOK = parse_rules(book_path().read_text(encoding="utf-8"))
+BOOK_TEXT = book_path().read_text(encoding="utf-8")
+BOOK = parse_rules(BOOK_TEXT)
 
 #: rule -> (the section title, the phrases its text must state)
 FIGURES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -424,3 +428,67 @@ def test_the_end_of_the_game_R_THREE_3_R_SIX_6(name: str, totals: tuple[int, ...
         assert end.is_game_over == over, (rule, got)
         if over:
             assert end.winner == got.index(top), rule
+
+
+# ------------------------------------------------------------------ Italian Canasta and Samba as data
+class Planned(NamedTuple):
+    """The figures of a variant the engine does not play yet, as a variant description would hold them."""
+
+    hand_size: int
+    draw: int
+    canastas_to_go_out: int
+    target: int
+    #: ``(total, the minimum it needs)``
+    minimums: tuple[tuple[int, int], ...]
+    #: a side's bonus for 0..6 red threes
+    red_threes: tuple[int, ...]
+    going_out: int
+    concealed: int
+
+
+#: The figures of R-ITAL-2, 5, 7, 8, 9, 11 and R-SAMBA-2, 7, 8, 9, 10 (both decks: R-ITAL-1, R-SAMBA-1).
+PLANNED: dict[str, Planned] = {
+    "italian": Planned(15, 2, 2, 12000, ((-5, 15), (0, 50), (1500, 90), (3000, 120), (4995, 120), (5000, 160),
+                                         (7495, 160), (7500, 180), (9995, 180), (10000, 200)),
+                       (0, 100, 200, 300, 800, 1000, 1200), 300, 0),
+    "samba": Planned(15, 2, 2, 10000, ((-5, 15), (0, 50), (1500, 90), (3000, 120), (6995, 120), (7000, 160)),
+                     (0, 100, 200, 300, 400, 500, 1000), 200, 0),
+}
+_AREA = {"italian": "R-ITAL-", "samba": "R-SAMBA-"}
+
+
+@pytest.mark.parametrize("name", sorted(PLANNED))
+def test_the_planned_figures_are_the_books_R_ITAL_11_R_SAMBA_10(name: str) -> None:
+    """The figures of ``PLANNED`` are the book's: the target (R-ITAL-11, R-SAMBA-10), the deal and the draw
+    (R-ITAL-2, R-ITAL-5, R-SAMBA-2), the higher minimums (R-ITAL-7, R-SAMBA-8), going out (R-ITAL-8,
+    R-ITAL-9, R-SAMBA-7, R-SAMBA-9)."""
+    p = PLANNED[name]
+    text = " ".join(rule.text for rid, rule in BOOK.items() if rid.startswith(_AREA[name]))
+    assert f"{p.target:,}" in text
+    assert "fifteen cards" in text and "top two cards" in text and (p.hand_size, p.draw) == (15, 2)
+    assert "at least two canastas" in text and p.canastas_to_go_out == 2
+    assert f"{p.going_out} for going out" in text or f"going out earns {p.going_out}" in text
+    assert p.concealed == 0
+    assert "concealed earns nothing more" in text or "nothing more for going out concealed" in text
+    minimums = dict(p.minimums)
+    for lo, hi, need in _bands(text):
+        assert minimums[lo] == need and (hi is None or minimums[hi] == need)
+
+
+@pytest.mark.parametrize("name", sorted(PLANNED))
+def test_the_engine_plays_italian_and_samba_as_the_book_says(name: str) -> None:
+    """R-ITAL-1, R-SAMBA-1: when the software has a variant of this name, it holds the book's figures;
+    until then the book and docs/variants.md both say that the engine does not play it yet."""
+    p = PLANNED[name]
+    if name not in VARIANTS:
+        section = BOOK_TEXT.split(f"Software name: `{name}`", 1)[1]
+        assert section.startswith(" (the engine does not play it yet)")
+        page = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text(encoding="utf-8")
+        assert re.search(rf"\| `{name}` \| not yet", page)
+        return
+    v = get_variant(name)
+    assert (v.packs, v.jokers, v.num_cards) == (3, 6, 162)
+    assert (v.hand_size, v.draw, v.canastas_to_go_out, v.target) == p[:4]
+    assert [v.minimum_for(t) for t, _ in p.minimums] == [m for _, m in p.minimums]
+    assert [v.red_three_bonus(n) for n in range(7)] == list(p.red_threes)
+    assert (v.bonuses.going_out, v.bonuses.concealed) == (p.going_out, p.concealed)
