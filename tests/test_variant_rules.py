@@ -30,7 +30,7 @@ from canasta_tutor.actions import Action
 from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE
 from canasta_tutor.game import Game
 from canasta_tutor.rulebook import book_path, parse_rules
-from canasta_tutor.state import ANSWER, GAME_OVER, HAND_OVER, MELD, State
+from canasta_tutor.state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, State
 from canasta_tutor.variants import CLASSIC, VARIANTS, Variant, get_variant
 
 BOOK_TEXT = book_path().read_text(encoding="utf-8")
@@ -287,12 +287,16 @@ def _held(state: State, seat: int) -> int:
 
 @pytest.mark.parametrize("name, rule", [("two-handed", "R-TWO-1"), ("three-handed", "R-THREE-1")])
 def test_each_plays_alone_R_TWO_1_R_THREE_1(name: str, rule: str) -> None:
-    """R-TWO-1, R-THREE-1: nobody is asked "partner, may I go out?"; a player's melds are their own side's
-    (no other seat adds to them); after a discard the turn passes to the next seat round the table."""
+    """R-TWO-1, R-THREE-1: nobody is asked "partner, may I go out?" (asking is refused citing the rule); a
+    player's melds are their own side's (no other seat adds to them); after a discard the turn passes to
+    the next seat round the table."""
     v = get_variant(name)
     for seed in _SEEDS:
         for before, action, after in _steps(name, seed):
             assert not any(a[0] == "ask" for a in before.legal_actions()), rule
+            if before.phase == DRAW:
+                err = before.explain(("ask",))
+                assert err is not None and err.rule == rule and "alone" in err.reason
             seat = before.turn
             if action[0] in ("meld", "add", "take"):
                 for side in range(v.n_sides):
