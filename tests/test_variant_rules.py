@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+import textwrap
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -27,8 +28,9 @@ from typing import NamedTuple
 import pytest
 
 from canasta_tutor.actions import Action
-from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE
+from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE, parse_kind
 from canasta_tutor.game import Game
+from canasta_tutor.position import parse_position
 from canasta_tutor.rulebook import book_path, parse_rules
 from canasta_tutor.state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, State
 from canasta_tutor.variants import CLASSIC, VARIANTS, Variant, get_variant
@@ -496,3 +498,34 @@ def test_the_engine_plays_italian_and_samba_as_the_book_says(name: str) -> None:
     assert [v.minimum_for(t) for t, _ in p.minimums] == [m for _, m in p.minimums]
     assert [v.red_three_bonus(n) for n in range(7)] == list(p.red_threes)
     assert (v.bonuses.going_out, v.bonuses.concealed) == (p.going_out, p.concealed)
+
+
+_TWO_HANDED_END = """
+    canasta-tutor position
+    variant: two-handed
+    seed: 3
+    deal: 0
+    dealer: N
+    turn: S meld
+    totals: N 0 S 0
+    stock: {stock}
+    pile: 9D
+    N: 4S 5S 6S
+    S: {hand}
+    melds S: QS QH QD QC QS QH QD (natural canasta){aces}
+    melds N: KS KH KD
+    melded-before: S N
+"""
+
+
+def test_going_out_with_one_canasta_is_refused_R_TWO_5() -> None:
+    """R-TWO-5, in a position: with one canasta South may not go out (the refusal cites R-TWO-5); with a
+    second canasta the same last card goes out and ends the hand."""
+    one = parse_position(textwrap.dedent(_TWO_HANDED_END.format(stock=92, hand="8H 9S", aces="")))
+    err = one.explain_go_out(one.turn)
+    assert err is not None and err.rule == "R-TWO-5" and "two canastas" in err.reason
+    two = parse_position(textwrap.dedent(_TWO_HANDED_END.format(
+        stock=86, hand="8H", aces="; AS AH AD AC AS AH AD (natural canasta)")))
+    assert two.explain_go_out(two.turn) is None
+    two.apply(("discard", parse_kind("8")))
+    assert two.went_out == two.variant.seats.index("S") and two.phase in (HAND_OVER, GAME_OVER)
