@@ -167,7 +167,7 @@ def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[i
 
 
 def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list[Action]]:
-    side = seat & 1
+    side = state.sides[seat]
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
     if not nat:  # wild cards alone: the engine's own refusal of such a meld
@@ -184,7 +184,7 @@ def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list
 def _plan_add(state: State, seat: int, cards: tuple[int, ...], kinds: list[int], target: int | None) -> Outcome:
     if not kinds:
         return Guidance("Select the cards to add to a meld first.")
-    own = state.melds[seat & 1]
+    own = state.melds[state.sides[seat]]
     nat = sorted({k for k in kinds if k not in WILDS})
     if target is None:
         if len(nat) == 1:
@@ -210,7 +210,7 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     """Take the pack: with nothing selected the cheapest legal take; with a selection the top card's
     naturals and the wild cards go with the top card, other cards are melded (shown first when the
     side has not yet made its initial meld, else after the take)."""
-    side = seat & 1
+    side = state.sides[seat]
     if not state.pile or CARD_KIND[state.pile[-1]] >= 11:
         return _checked(state, [_probe_action(state, "take", kinds)], ())
     top = CARD_KIND[state.pile[-1]]
@@ -265,7 +265,7 @@ def plan_go_out(state: State, seat: int) -> Outcome:
     err = state.explain_go_out(seat)
     if err is not None:
         return err
-    side = seat & 1
+    side = state.sides[seat]
     seen: set[tuple[object, ...]] = set()
     budget = [GO_OUT_NODES]
 
