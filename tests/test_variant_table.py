@@ -107,6 +107,17 @@ def test_the_variant_must_agree_with_the_position():
         TableSession(variant="two-handed", seat="E")  # two-handed has only N and S
 
 
+def test_ask_partner_is_offered_only_where_players_have_partners():
+    assert "ask" in TableSession(seed=4, variant="six-handed").view()["buttons"]
+    for name in ("two-handed", "three-handed"):
+        s = TableSession(seed=4, variant=name)
+        assert "ask" not in s.view()["buttons"]
+        s.press("draw")
+        # a typed "ask" (the P key) still gets the engine's refusal, with the variant's rule number
+        area = get_variant(name).rule_area
+        assert s.press("ask").startswith(f"[R-{area}-1] You play alone")
+
+
 def test_a_bot_sits_in_every_other_seat():
     for name in VARIANTS:
         s = TableSession(seed=2, variant=name)

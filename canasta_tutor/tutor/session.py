@@ -541,6 +541,8 @@ class TableSession:
         cards = self.selected_cards()
         mine = s.actor == self.me and s.phase not in (HAND_OVER, GAME_OVER)
         for b in BUTTONS:
+            if b == "ask" and not self.variant.partnerships:
+                continue  # each plays alone: nobody to ask (the engine refuses it with the variant's rule)
             label = LABELS[b]
             if b == "undo":
                 out[b] = {"ok": self.can_undo, "label": label, "rule": None,
