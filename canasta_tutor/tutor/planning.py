@@ -15,6 +15,17 @@ writes rule text of its own.
 ('R-TURN-2', 'Draw from the stock or take the pack before discarding')
 >>> plan_button(state, 2, "draw", []).actions
 (('draw',),)
+
+The plan is the same at every table: where the variant draws two cards (two-handed, R-TWO-3) the
+engine's one ``draw`` takes both, and a player's side is the variant's (``state.sides``).
+
+>>> two = Game(variant="two-handed").new_initial_state(seed=5)
+>>> me = two.variant.seats.index("S")
+>>> before = two.hand_size[me]
+>>> for action in plan_button(two, me, "draw", []).actions:
+...     two.apply(action)
+>>> two.hand_size[me] - before
+2
 """
 
 from __future__ import annotations
