@@ -74,6 +74,13 @@ def test_six_handed_partners_sit_opposite_and_sides_are_named():
     assert v["side_titles"] == ["We (N\u2013S)", "They (E\u2013W)", "They (P\u2013Q)"]
 
 
+def test_the_pile_note_speaks_to_a_player_who_plays_alone():
+    for name, note in (("three-handed", "frozen for you until your initial meld"),
+                       ("six-handed", "frozen for us until our initial meld")):
+        v = TableSession(seed=3, variant=name).view()
+        assert not v["pile"]["frozen_all"] and v["pile"]["frozen_us"] and v["pile"]["note"] == note
+
+
 def test_side_order_keeps_the_classic_we_and_they():
     classic = get_variant("classic")
     assert [side_order(classic, s) for s in range(4)] == [[0, 1], [1, 0], [0, 1], [1, 0]]

@@ -289,13 +289,13 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
     return out
 
 
-def _pile_note(pile: dict[str, Any]) -> str:
+def _pile_note(pile: dict[str, Any], alone: bool = False) -> str:
     if pile["blocked"]:
         return "blocked: a wild card or a three is on top"
     if pile["frozen_all"]:
         return "frozen for everyone: take it only with a natural pair"
     if pile["frozen_us"]:
-        return "frozen for us until our initial meld"
+        return "frozen for you until your initial meld" if alone else "frozen for us until our initial meld"
     return ""
 
 
@@ -370,7 +370,7 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
         "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
     }
-    pile_view["note"] = _pile_note(pile_view)
+    pile_view["note"] = _pile_note(pile_view, not variant.partnerships)
     we, they = order[0], order[1]
     score = {
         "we": obs.totals[we], "they": obs.totals[they], "min_we": obs.minimums[we], "min_they": obs.minimums[they],
