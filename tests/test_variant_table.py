@@ -222,3 +222,10 @@ def test_a_hand_of_each_variant_is_played_through_the_widgets_messages(name):
     result = t.view["result"]
     assert result is not None and len(result["sides"]) == t.variant.n_sides
     assert len(t.view["score"]["rows"][-1]) == 1 + t.variant.n_sides
+    # the next hand is dealt by the next seat round the table
+    dealer = t.state.dealer
+    out = t.handle({"intent": "new_hand"})
+    assert out.startswith("Deal 2: a new hand."), out
+    assert t.state.deal_no == 1 and t.state.dealer == t.variant.next_seat(dealer)
+    assert t.view["log"][0]["text"].startswith(t.view["players"][
+        t.view["positions"][(t.state.dealer - t.variant.seats.index("S")) % t.variant.players]]["name"])
