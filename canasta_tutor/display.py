@@ -245,7 +245,6 @@ def back_html() -> str:
 
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-_SEATS = "NESW"
 
 
 def _e(text: Any) -> str:
@@ -320,6 +319,15 @@ def _melds_html(title: str, melds: list[dict], red3: list[str], who: str, four_c
 
 
 def _score_html(view: dict) -> str:
+    if "sides" in view:  # a variant: one column per side
+        heads = "".join(f"<th>{_e(t)}</th>" for t in view["side_titles"])
+        rows = "".join(f'<tr><th>Hand {r[0]}</th>{"".join(f"<td>{x}</td>" for x in r[1:])}</tr>'
+                       for r in view["score"]["rows"])
+        totals = "".join(f'<td>{sd["total"]}</td>' for sd in view["sides"])
+        mins = "".join(f'<td>{sd["minimum"]}{" ✓" if sd["initial"] else ""}</td>' for sd in view["sides"])
+        return (f'<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th>{heads}'
+                f'</tr></thead><tbody>{rows}<tr><th>Total</th>{totals}</tr><tr><th>Minimum</th>{mins}</tr>'
+                f'</tbody></table><div class="ct-turn">{_e(view["deal_label"])}: {_e(_turn_text(view))}</div></div>')
     sc = view["score"]
     rows = "".join(f'<tr><th>Hand {r[0]}</th><td>{r[1]}</td><td>{r[2]}</td></tr>' for r in sc["rows"])
     return (f'<div class="ct-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th><th>We</th>'
@@ -335,17 +343,19 @@ def _turn_text(view: dict) -> str:
         return "Game over"
     if view["phase"] == "hand_over":
         return "Hand over"
-    return f"{_SEAT_NAMES[view['actor']]} to play ({view['phase']})"
+    actor = view["actor"]
+    return f"{_SEAT_NAMES.get(actor, f'Seat {actor}')} to play ({view['phase']})"
 
 
-def _result_html(result: dict) -> str:
+def _result_html(result: dict, titles: list[str] | None = None) -> str:
     rows = (("natural_canastas", "Natural canastas"), ("mixed_canastas", "Mixed canastas"),
             ("red_threes", "Red threes"), ("going_out", "Going out"), ("concealed", "Concealed"),
             ("melded", "Cards melded"), ("in_hand", "Cards in hand"), ("total", "Hand total"))
-    we, they = result["we"], result["they"]
-    body = "".join(f'<tr><th>{label}</th><td>{we[key]}</td><td>{they[key]}</td></tr>' for key, label in rows)
+    sides = result.get("sides") or [result["we"], result["they"]]
+    heads = "".join(f"<th>{_e(t)}</th>" for t in (titles or ["We", "They"]))
+    body = "".join(f'<tr><th>{label}</th>{"".join(f"<td>{sd[key]}</td>" for sd in sides)}</tr>' for key, label in rows)
     return (f'<div class="ct-panel"><h4>Score of the hand</h4><table class="ct-result"><thead><tr><th>This hand'
-            f'</th><th>We</th><th>They</th></tr></thead><tbody>{body}</tbody></table></div>')
+            f'</th>{heads}</tr></thead><tbody>{body}</tbody></table></div>')
 
 
 def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -> str:
@@ -365,33 +375,47 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -
     True
     """
     from .observer import observe
-    from .tutor.view import POSITIONS, TableUI, build_view
+    from .tutor.view import POSITIONS, TableUI, build_view, player_name
 
-    me = _SEATS.index(seat) if seat else 2
+    variant = state.variant
+    letters = variant.seats
+    me = letters.index(seat) if seat else max(letters.find("S"), 0)
     obs = observe(state, me)
     ui = TableUI(four_colour=four_colour)
     if seat is None:
-        ui.reveal = {s: state.hand(s) for s in range(4)}
+        ui.reveal = {s: state.hand(letters[s]) for s in range(variant.players)}
     else:
         ui.reveal = {me: list(obs.hand)}
     view = build_view(obs, ui)
     pl = view["players"]
-    for pos in POSITIONS:
-        pl[pos]["name"] = _SEAT_NAMES[pl[pos]["seat"]]  # a printed table names every seat
+    positions = view.get("positions", POSITIONS)
+    for pos in positions:
+        pl[pos]["name"] = player_name(variant, letters.index(pl[pos]["seat"]))  # a printed table names every seat
         if pos != "bottom" and seat is not None:
             pl[pos]["cards"] = None
-    side_names = ("N–S", "E–W") if me & 1 == 0 else ("E–W", "N–S")
-    melds = (_melds_html(f"They ({side_names[1]})", view["melds"][1], view["red3"][1], "they", four_colour)
-             + f'<div class="ct-middle">{_pile_html(view["pile"], view["stock"], four_colour)}</div>'
-             + _melds_html(f"We ({side_names[0]})", view["melds"][0], view["red3"][0], "we", four_colour))
-    board = (_seat_html("top", pl["top"], four_colour) + _seat_html("left", pl["left"], four_colour)
-             + f'<div class="ct-center">{melds}</div>' + _seat_html("right", pl["right"], four_colour)
-             + _seat_html("bottom", pl["bottom"], four_colour))
+    if "sides" not in view:
+        side_names = ("N–S", "E–W") if me & 1 == 0 else ("E–W", "N–S")
+        melds = (_melds_html(f"They ({side_names[1]})", view["melds"][1], view["red3"][1], "they", four_colour)
+                 + f'<div class="ct-middle">{_pile_html(view["pile"], view["stock"], four_colour)}</div>'
+                 + _melds_html(f"We ({side_names[0]})", view["melds"][0], view["red3"][0], "we", four_colour))
+        board = (_seat_html("top", pl["top"], four_colour) + _seat_html("left", pl["left"], four_colour)
+                 + f'<div class="ct-center">{melds}</div>' + _seat_html("right", pl["right"], four_colour)
+                 + _seat_html("bottom", pl["bottom"], four_colour))
+    else:  # a variant: every other side's melds above the pile, the learner's below
+        titles = view["side_titles"]
+        others = "".join(_melds_html(titles[i], view["melds"][i], view["red3"][i], "they", four_colour)
+                         for i in range(1, len(titles)))
+        melds = (others + f'<div class="ct-middle">{_pile_html(view["pile"], view["stock"], four_colour)}</div>'
+                 + _melds_html(titles[0], view["melds"][0], view["red3"][0], "we", four_colour))
+        board = ("".join(_seat_html(pos, pl[pos], four_colour) for pos in positions[1:])
+                 + f'<div class="ct-center">{melds}</div>' + _seat_html("bottom", pl["bottom"], four_colour))
     side = _score_html(view)
     if view["result"]:
-        side += _result_html(view["result"])
-    label = "teacher's view: every hand" if seat is None else f"seen from {_SEAT_NAMES[seat]}"
+        side += _result_html(view["result"], view["side_titles"] if "sides" in view else None)
+    label = "teacher's view: every hand" if seat is None else f"seen from {player_name(variant, me)}"
     classes = "ct-table ct-static" + (" ct-four" if four_colour else "")
+    if "sides" in view:
+        classes += f" ct-players-{variant.players}"
     return (f'<div class="ct-root"><style>{_table_css()}</style>'
             f'<div class="{classes}" role="region" aria-label="Canasta table, {_e(label)}">'
             f'<div class="ct-board">{board}</div><div class="ct-side">{side}</div></div></div>')

@@ -18,6 +18,15 @@ CanastaTable(seat='S', deal=0, phase='draw', turn='S')
 ('error', [])
 >>> table.handle({"intent": "fly"})
 "[refused] Unknown intent 'fly'."
+
+A variant's table (see :mod:`canasta_tutor.variants`): the learner sits at the bottom and every
+other seat is a bot.
+
+>>> two = CanastaTable(seed=5, variant="two-handed", bot_delay=0)
+>>> two.view["variant"], two.view["positions"], two.view["side_titles"]
+('two-handed', ['bottom', 'top'], ['You (S)', 'North (N)'])
+>>> two.handle({"intent": "draw"})
+'You drew 7♣ and J♦. Meld or add to your melds, then discard.'
 """
 
 from __future__ import annotations
@@ -33,8 +42,9 @@ from .display import asset_path, state_html
 from .game import Game
 from .inline_css import inline_styles
 from .observer import Observation
-from .state import GAME_OVER, HAND_OVER, SEATS, State
+from .state import GAME_OVER, HAND_OVER, State
 from .tutor.session import Policy, TableSession
+from .variants import Variant, get_variant
 
 
 class CanastaTable(anywidget.AnyWidget):
@@ -47,7 +57,9 @@ class CanastaTable(anywidget.AnyWidget):
     (seconds between bot actions when an event loop runs, 0 to play them at
     once), ``four_colour`` (clubs green, diamonds blue), ``state`` (start from
     a given :class:`~canasta_tutor.state.State`), ``hint_budget`` (seconds per
-    hint), ``coach`` (grade each of the learner's moves).
+    hint), ``coach`` (grade each of the learner's moves), ``variant`` (``"two-handed"``,
+    ``"three-handed"``, ``"six-handed"`` or a :class:`~canasta_tutor.variants.Variant`; classic by
+    default; an unknown name raises :class:`~canasta_tutor.variants.UnknownVariantError`).
     """
 
     _esm = asset_path("table.js")
@@ -61,9 +73,14 @@ class CanastaTable(anywidget.AnyWidget):
     def __init__(self, seed: int = 0, seat: str = "S", bots: Policy | Mapping[str, Policy] | None = None,
                  bot_delay: float = 0.4, four_colour: bool = False, state: State | None = None,
                  hint_budget: float | None = None, game: Game | None = None, coach: bool = False,
-                 session: TableSession | None = None, **kwargs: Any) -> None:
+                 session: TableSession | None = None, variant: str | Variant | None = None,
+                 **kwargs: Any) -> None:
+        chosen = None if variant is None else get_variant(variant)  # checked before anything is built
+        if session is not None and chosen is not None and session.variant.name != chosen.name:
+            raise ValueError(f"variant {chosen.name!r} does not match the session's {session.variant.name!r}")
         self.session = session or TableSession(seed=seed, seat=seat, bots=bots, state=state, game=game,
-                                               hint_budget=hint_budget, coach=coach, four_colour=four_colour)
+                                               hint_budget=hint_budget, coach=coach, four_colour=four_colour,
+                                               variant=chosen)
         self._sent: dict[str, Any] = {}
         self._gen = 0
         self.bot_delay = float(bot_delay)
@@ -76,6 +93,11 @@ class CanastaTable(anywidget.AnyWidget):
     @property
     def state(self) -> State:
         return self.session.state
+
+    @property
+    def variant(self) -> Variant:
+        """The variant played at this table."""
+        return self.session.variant
 
     @property
     def me(self) -> int:
@@ -99,7 +121,7 @@ class CanastaTable(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         s = self.state
-        return (f"CanastaTable(seat={SEATS[self.me]!r}, deal={s.deal_no}, "
+        return (f"CanastaTable(seat={self.variant.seats[self.me]!r}, deal={s.deal_no}, "
                 f"phase={s.phase!r}, turn={s.current_seat!r})")
 
     def _repr_html_(self) -> str:
@@ -107,7 +129,7 @@ class CanastaTable(anywidget.AnyWidget):
 
         The styles are inlined: an untrusted notebook (a fresh clone) drops ``<style>`` from stored outputs.
         """
-        html = state_html(self.state, seat=SEATS[self.me], four_colour=self.session.four_colour)
+        html = state_html(self.state, seat=self.variant.seats[self.me], four_colour=self.session.four_colour)
         return inline_styles(html, container=True)  # the narrow layout: it fits any notebook column
 
     def status(self) -> str:

@@ -8,7 +8,9 @@
 // nothing is fetched.
 // Stable hooks for tests: .ct-table[data-rev], .ct-my-hand .ct-card[data-idx],
 // .ct-btn[data-intent], .ct-message, .ct-meld[data-kind], .ct-pile, .ct-stock-count,
-// .ct-rule-link[data-rule], .ct-rule-panel[data-rule], .ct-hint, .ct-log li[data-i].
+// .ct-rule-link[data-rule], .ct-rule-panel[data-rule], .ct-hint, .ct-log li[data-i]; a variant's table
+// (the view has `positions`): .ct-table.ct-players-N[data-variant], .ct-seat-<position>[data-seat],
+// .ct-melds[data-seats].
 
 const RANK_NAMES = { "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
   "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
@@ -132,10 +134,25 @@ function meldHTML(m, four, own) {
   return `<div class="${cls}" data-kind="${esc(m.kind)}" role="img" aria-label="${esc(label)}">${inner}</div>`;
 }
 
-function meldsHTML(title, melds, red3, who, four, own) {
+function meldsHTML(title, melds, red3, who, four, own, seats) {
   const reds = red3.length ? `<div class="ct-red3" aria-label="red threes: ${red3.length}">${red3.map((c) => card(c, four)).join("")}</div>` : "";
   const body = melds.map((m) => meldHTML(m, four, own)).join("") || '<span class="ct-none">no melds yet</span>';
-  return `<div class="ct-melds ct-melds-${who}" data-side="${who}">${reds}<div class="ct-melds-title">${esc(title)}</div><div class="ct-meld-row">${body}</div></div>`;
+  const named = seats ? ` data-seats="${esc(seats.join(""))}"` : "";
+  return `<div class="ct-melds ct-melds-${who}" data-side="${who}"${named}>${reds}<div class="ct-melds-title">${esc(title)}</div><div class="ct-meld-row">${body}</div></div>`;
+}
+
+// The board of a variant's table (v.positions: every seat in turn order from the learner, who sits at
+// the bottom): every other side's melds above the pile, the learner's side below.
+function variantBoardHTML(v, four, focusIdx) {
+  const titles = v.side_titles;
+  let center = "";
+  for (let i = 1; i < v.melds.length; i++) {
+    center += meldsHTML(titles[i], v.melds[i], v.red3[i], "they", four, false, v.sides[i].seats);
+  }
+  center += `<div class="ct-middle">${pileHTML(v, four)}</div>`
+    + meldsHTML(titles[0], v.melds[0], v.red3[0], "we", four, true, v.sides[0].seats);
+  const seats = v.positions.slice(1).map((pos) => seatHTML(pos, v.players[pos], v, four, focusIdx)).join("");
+  return seats + `<div class="ct-center">${center}</div>` + seatHTML("bottom", v.players.bottom, v, four, focusIdx);
 }
 
 function pileHTML(v, four) {
@@ -158,7 +175,19 @@ function pileHTML(v, four) {
   return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${withRuleLinks(note)}</div>` : ""}</div>`;
 }
 
+function variantScoreHTML(v) {
+  const s = v.score;
+  const heads = v.side_titles.map((t) => `<th>${esc(t)}</th>`).join("");
+  const rows = s.rows.map((r) => `<tr><th>Hand ${esc(r[0])}</th>${r.slice(1).map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`).join("");
+  const totals = v.sides.map((sd, i) => `<td class="${i === 0 ? "ct-we" : "ct-they"}">${esc(sd.total)}</td>`).join("");
+  const mins = v.sides.map((sd) => `<td title="${sd.initial ? "made" : "still needed"}">${esc(sd.minimum)}${sd.initial ? " \u2713" : ""}</td>`).join("");
+  const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${esc(s.pending)}</div>` : "";
+  const turn = v.deal_label ? `${v.deal_label} \u00b7 ${v.turn_text}` : v.turn_text;
+  return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th>${totals}</tr><tr><th>Initial meld</th>${mins}</tr></tbody></table><div class="ct-turn" aria-live="polite">${esc(turn)}</div>${pending}</div>`;
+}
+
 function scoreHTML(v) {
+  if (v.sides) return variantScoreHTML(v);
   const s = v.score;
   const rows = s.rows.map((r) => `<tr><th>Hand ${esc(r[0])}</th><td>${esc(r[1])}</td><td>${esc(r[2])}</td></tr>`).join("");
   const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${esc(s.pending)}</div>` : "";
@@ -172,10 +201,12 @@ function resultHTML(v) {
   const rows = [["natural_canastas", "Natural canastas"], ["mixed_canastas", "Mixed canastas"],
     ["red_threes", "Red threes"], ["going_out", "Going out"], ["concealed", "Concealed"],
     ["melded", "Cards melded"], ["in_hand", "Cards in hand"], ["total", "Hand total"]];
-  const body = rows.map(([k, l]) => `<tr${k === "total" ? ' class="ct-total"' : ""}><th>${l}</th><td>${esc(r.we[k])}</td><td>${esc(r.they[k])}</td></tr>`).join("");
+  const sides = r.sides || [r.we, r.they];
+  const titles = r.sides ? v.side_titles : ["We", "They"];
+  const body = rows.map(([k, l]) => `<tr${k === "total" ? ' class="ct-total"' : ""}><th>${l}</th>${sides.map((sd) => `<td>${esc(sd[k])}</td>`).join("")}</tr>`).join("");
   const head = r.headline ?? (r.game_over ? (r.winner === "we" ? "Game over: you win!" : "Game over: they win") :
     (r.went_out ? `${r.went_out} went out${r.concealed ? " concealed" : ""}` : "The stock ran out"));
-  return `<div class="ct-panel ct-result-panel"><h4>${esc(head)}</h4><table class="ct-result"><thead><tr><th>This hand</th><th>We</th><th>They</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="ct-panel ct-result-panel"><h4>${esc(head)}</h4><table class="ct-result"><thead><tr><th>This hand</th>${titles.map((t) => `<th>${esc(t)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function altsTableHTML(h) {
@@ -307,11 +338,14 @@ function render({ model, el }) {
     const center = meldsHTML(titles[1], v.melds[1], v.red3[1], "they", four, false)
       + `<div class="ct-middle">${pileHTML(v, four)}</div>`
       + meldsHTML(titles[0], v.melds[0], v.red3[0], "we", four, true);
-    const board = seatHTML("top", p.top, v, four, focusIdx) + seatHTML("left", p.left, v, four, focusIdx)
+    const board = v.positions ? variantBoardHTML(v, four, focusIdx)
+      : seatHTML("top", p.top, v, four, focusIdx) + seatHTML("left", p.left, v, four, focusIdx)
       + `<div class="ct-center">${center}</div>` + seatHTML("right", p.right, v, four, focusIdx)
       + seatHTML("bottom", p.bottom, v, four, focusIdx);
+    const players = v.positions ? ` ct-players-${v.positions.length}` : "";
+    const variant = v.positions ? ` data-variant="${esc(v.variant)}"` : "";
     const side = ruleHTML(v, hiddenRule) + hintHTML(v, false) + coachHTML(v) + resultHTML(v) + scoreHTML(v) + logHTML(v);
-    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}" data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
+    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}${players}"${variant} data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
       + `<div class="ct-board">${board}</div><div class="ct-play">${messageHTML(v)}${buttonsHTML(v, four)}</div><div class="ct-side">${side}</div>`
       + '<div class="ct-keys">Keys: \u2190 \u2192 move between cards, Space or Enter selects, Esc clears; D draw, T take pack, M meld, A add, X discard, P ask partner, O go out, H hint, U undo, N new hand.</div></div>';
     root.querySelectorAll(".ct-btn").forEach((b) => b.setAttribute("data-focus", "btn-" + b.dataset.intent));

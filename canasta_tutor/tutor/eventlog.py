@@ -15,27 +15,40 @@ from typing import Any
 
 from ..actions import format_action
 from ..bots.principles import PRINCIPLES
-from ..cards import CARD_CODE, CARD_KIND, KIND_NAMES, RED_THREE, sort_key
-from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, SEATS, Action, State
+from ..cards import ALL_CARD_CODES, CARD_KIND, KIND_NAMES, RED_THREE, sort_key
+from ..scoring import HandResult
+from ..state import GAME_OVER, HAND_OVER, Action, State
+from ..variants import CLASSIC, Variant
 from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, WentOutEvent
-from .view import card_text, plural, seat_name, side_total
+from .view import card_text, player_name, plural, seat_name, side_order, side_title, side_total
 
 
-def _who(seat: int, me: int) -> str:
-    return "You" if seat == me else SEAT_NAMES[seat]
+def _who(seat: int, me: int, variant: Variant = CLASSIC) -> str:
+    return "You" if seat == me else player_name(variant, seat)
+
+
+def hand_score_text(result: HandResult, me: int, variant: Variant = CLASSIC) -> str:
+    """A hand's scores from the learner's side: ``We +120, They -35`` (classic), and in a variant every
+    side by its title: ``You (S) +120, North (N) -35``."""
+    order = side_order(variant, me)
+    if variant.name == CLASSIC.name:
+        return f"We {side_total(result, order[0]):+d}, They {side_total(result, order[1]):+d}"
+    return ", ".join(f"{side_title(variant, s, i == 0)} {side_total(result, s):+d}" for i, s in enumerate(order))
 
 
 def apply_and_record(state: State, me: int, events: list[Event], seat: int, action: Action,
                      principles: Sequence[str] = ()) -> None:
     """Apply ``action`` of ``seat`` (checked) and append its events; ``me`` is the learner's seat."""
     s = state
+    variant = s.variant
+    letters = variant.seats
     deal = action == ("deal",)
     before = [c for k in s.hands[seat] for c in k]
-    reds_before = (0, 0) if deal else (len(s.red3[0]), len(s.red3[1]))
-    held = {} if deal else {c: i for i in range(4) for c in s.hands[i][RED_THREE]}
+    reds_before = tuple(0 if deal else len(r) for r in s.red3)
+    held = {} if deal else {c: i for i in range(variant.players) for c in s.hands[i][RED_THREE]}
     pile_size = len(s.pile)
     phase = s.phase
-    dealer_next = (s.dealer + 1) % 4
+    dealer_next = (s.dealer + 1) % variant.players
     s.apply(action)
     if deal:
         seat = s.dealer if s.dealer == dealer_next else seat
@@ -47,21 +60,21 @@ def apply_and_record(state: State, me: int, events: list[Event], seat: int, acti
         left = tuple(sorted((c for c in before if c not in after), key=sort_key))
         entered = tuple(c for k in s.hands[seat] for c in k if c not in old)
     shown = entered if (seat == me and action[0] == "draw") else left
-    event = ActionEvent(index=0, seat=SEATS[seat], text=action_text(s, me, seat, action, left, entered, pile_size),
+    event = ActionEvent(index=0, seat=letters[seat], text=action_text(s, me, seat, action, left, entered, pile_size),
                         action=tuple(action), notation=format_action(action),
-                        cards=tuple(CARD_CODE[c] for c in shown), deal=s.deal_no,
+                        cards=tuple(ALL_CARD_CODES[c] for c in shown), deal=s.deal_no,
                         commentary=" ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES),
                         principles=tuple(principles))
     reds: list[Event] = []
-    for side in (0, 1):
+    for side in range(variant.n_sides):
         for c in s.red3[side][reds_before[side]:]:
             # a dealt red three leaves its holder's hand; one from the stock or the pile goes to the
             # player who drew or took, or to the player whose turn began
             owner = held.get(c, seat if action[0] in ("draw", "take") else s.turn)
             replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take"
             reds.append(RedThreeEvent(
-                index=0, seat=SEATS[owner], card=CARD_CODE[c], replaced=replaced,
-                text=f"{_who(owner, me)} laid out the red three {card_text(CARD_CODE[c])}"
+                index=0, seat=letters[owner], card=ALL_CARD_CODES[c], replaced=replaced,
+                text=f"{_who(owner, me, variant)} laid out the red three {card_text(ALL_CARD_CODES[c])}"
                      + (" and drew a replacement." if replaced else ".")))
     # a red three drawn is laid out before the card that replaces it
     for e in (reds + [event] if action[0] == "draw" else [event] + reds):
@@ -74,38 +87,40 @@ def opening_events(state: State, me: int, events: list[Event]) -> None:
     """Red threes the first player laid out when a fresh game was dealt."""
     if state.history:
         return
-    for side in (0, 1):
+    variant = state.variant
+    for side in range(variant.n_sides):
         for c in state.red3[side]:
             events.append(RedThreeEvent(
-                index=len(events), seat=SEATS[state.turn], card=CARD_CODE[c], replaced=True,
-                text=f"{_who(state.turn, me)} laid out the red three {card_text(CARD_CODE[c])} "
+                index=len(events), seat=variant.seats[state.turn], card=ALL_CARD_CODES[c], replaced=True,
+                text=f"{_who(state.turn, me, variant)} laid out the red three {card_text(ALL_CARD_CODES[c])} "
                      "and drew a replacement."))
 
 
 def _hand_over_events(s: State, me: int, events: list[Event]) -> None:
     r = s.hand_results[-1]
-    side = me & 1
+    variant = s.variant
     if s.went_out is not None:
-        who = seat_name(s.went_out, me).capitalize()
-        events.append(WentOutEvent(index=len(events), seat=SEATS[s.went_out], concealed=s.concealed,
+        who = seat_name(s.went_out, me, variant)
+        who = who[:1].upper() + who[1:]
+        events.append(WentOutEvent(index=len(events), seat=variant.seats[s.went_out], concealed=s.concealed,
                                    text=f"{who} went out" + (" concealed." if s.concealed else ".")))
     head = "The game is over. " if s.phase == GAME_OVER else ""
     events.append(HandOverEvent(
         index=len(events), seat=None, result=r.to_dict(),
-        text=(f"{head}Hand {s.deal_no + 1} is over: We {side_total(r, side):+d}, "
-              f"They {side_total(r, 1 - side):+d}.")))
+        text=f"{head}Hand {s.deal_no + 1} is over: {hand_score_text(r, me, variant)}."))
 
 
 def action_text(state: State, me: int, seat: int, a: Action, left: tuple[int, ...], entered: tuple[int, ...],
                 pile: int) -> str:
     """The sentence for one action after it was applied (``left``: cards that left the hand,
     ``entered``: cards that came in, ``pile``: the pile's size before)."""
-    who = _who(seat, me)
+    variant = state.variant
+    who = _who(seat, me, variant)
     verb = a[0]
-    cards = " ".join(card_text(CARD_CODE[c]) for c in left)
-    if verb == "draw":
-        got = [c for c in entered if CARD_KIND[c] != RED_THREE] if seat == me else []
-        return f"{who} drew {card_text(CARD_CODE[got[0]])}." if got else f"{who} drew from the stock."
+    cards = " ".join(card_text(ALL_CARD_CODES[c]) for c in left)
+    if verb == "draw":  # one card, or two where the variant draws two (R-TWO-3)
+        got = [card_text(ALL_CARD_CODES[c]) for c in entered if CARD_KIND[c] != RED_THREE] if seat == me else []
+        return f"{who} drew {' and '.join(got)}." if got else f"{who} drew from the stock."
     if verb == "take":
         return f"{who} took the pack of {plural(pile, 'card')}" + (f" with {cards}." if cards else ".")
     if verb == "meld":
@@ -121,7 +136,7 @@ def action_text(state: State, me: int, seat: int, a: Action, left: tuple[int, ..
     if verb == "pass":
         return f"{who} declined the pack."
     if verb == "deal":
-        return f"{_who(state.dealer, me)} dealt hand {state.deal_no + 1}."
+        return f"{_who(state.dealer, me, variant)} dealt hand {state.deal_no + 1}."
     return f"{who}: {format_action(a)}."
 
 
@@ -151,14 +166,15 @@ def summary(events: Sequence[ActionEvent]) -> str:
     return "You " + ", ".join(parts) + "."
 
 
-def log_entries(events: Sequence[Event], me: int) -> list[dict[str, Any]]:
+def log_entries(events: Sequence[Event], me: int, variant: Variant = CLASSIC) -> list[dict[str, Any]]:
     """The view's log from ``events``: ``{"i", "seat", "who", "text", "why", "kind"}``; a bot's actions
     in one turn make one entry (``i`` is the index of its first event), so a whole hand stays small."""
     out: list[dict[str, Any]] = []
-    mine = SEATS[me]
+    letters = variant.seats
+    mine = letters[me]
     for e in events:
         seat = e.seat
-        who = "" if seat is None else ("You" if seat == mine else SEAT_NAMES[SEATS.index(seat)])
+        who = "" if seat is None else ("You" if seat == mine else player_name(variant, letters.index(seat)))
         reason = why(e)
         prev = out[-1] if out else None
         if (prev is not None and isinstance(e, ActionEvent) and prev["kind"] == "action" and seat != mine
@@ -173,4 +189,4 @@ def log_entries(events: Sequence[Event], me: int) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["action_text", "apply_and_record", "log_entries", "opening_events", "summary", "why"]
+__all__ = ["action_text", "apply_and_record", "hand_score_text", "log_entries", "opening_events", "summary", "why"]

@@ -15,6 +15,17 @@ writes rule text of its own.
 ('R-TURN-2', 'Draw from the stock or take the pack before discarding')
 >>> plan_button(state, 2, "draw", []).actions
 (('draw',),)
+
+The plan is the same at every table: where the variant draws two cards (two-handed, R-TWO-3) the
+engine's one ``draw`` takes both, and a player's side is the variant's (``state.sides``).
+
+>>> two = Game(variant="two-handed").new_initial_state(seed=5)
+>>> me = two.variant.seats.index("S")
+>>> before = two.hand_size[me]
+>>> for action in plan_button(two, me, "draw", []).actions:
+...     two.apply(action)
+>>> two.hand_size[me] - before
+2
 """
 
 from __future__ import annotations
@@ -167,7 +178,7 @@ def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[i
 
 
 def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list[Action]]:
-    side = seat & 1
+    side = state.sides[seat]
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
     if not nat:  # wild cards alone: the engine's own refusal of such a meld
@@ -184,7 +195,7 @@ def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list
 def _plan_add(state: State, seat: int, cards: tuple[int, ...], kinds: list[int], target: int | None) -> Outcome:
     if not kinds:
         return Guidance("Select the cards to add to a meld first.")
-    own = state.melds[seat & 1]
+    own = state.melds[state.sides[seat]]
     nat = sorted({k for k in kinds if k not in WILDS})
     if target is None:
         if len(nat) == 1:
@@ -210,7 +221,7 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     """Take the pack: with nothing selected the cheapest legal take; with a selection the top card's
     naturals and the wild cards go with the top card, other cards are melded (shown first when the
     side has not yet made its initial meld, else after the take)."""
-    side = seat & 1
+    side = state.sides[seat]
     if not state.pile or CARD_KIND[state.pile[-1]] >= 11:
         return _checked(state, [_probe_action(state, "take", kinds)], ())
     top = CARD_KIND[state.pile[-1]]
@@ -265,7 +276,7 @@ def plan_go_out(state: State, seat: int) -> Outcome:
     err = state.explain_go_out(seat)
     if err is not None:
         return err
-    side = seat & 1
+    side = state.sides[seat]
     seen: set[tuple[object, ...]] = set()
     budget = [GO_OUT_NODES]
 

@@ -33,17 +33,18 @@ from typing import Any
 
 from ..actions import format_action, parse_action
 from ..bots import RulesOfThumbBot
-from ..cards import CARD_CODE, CARD_KIND, parse_kind, sort_key
+from ..cards import ALL_CARD_CODES, CARD_KIND, parse_kind, sort_key
 from ..errors import CanastaError, IllegalActionError
 from ..game import Game
 from ..observer import Observation, observe
 from ..rulebook import rule as lookup_rule
-from ..state import GAME_OVER, HAND_OVER, MELD, SEAT_NAMES, SEATS, Action, State, seat_index
+from ..state import GAME_OVER, HAND_OVER, MELD, Action, State, seat_index
+from ..variants import Variant, get_variant
 from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
-from .eventlog import apply_and_record, log_entries, opening_events, summary
+from .eventlog import apply_and_record, hand_score_text, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
 from .planning import Guidance, Plan, plan_button
-from .view import TableUI, build_view, card_text, plural, seat_name, side_total
+from .view import TableUI, build_view, card_text, player_name, plural, seat_name, side_order
 
 Policy = Callable[[Observation], tuple]
 
@@ -60,32 +61,43 @@ MAX_UNDO = 100
 
 
 class TableSession:
-    """One learner (``seat``) at a table with three bots.
+    """One learner (``seat``) at a table with a bot in every other seat.
 
     ``bots``: one policy for all other seats or ``{seat: policy}`` (seats left
     out get :class:`~canasta_tutor.bots.RulesOfThumbBot`).  ``hint_iterations``
-    or ``hint_budget`` (seconds) size the hint and coach searches.
+    or ``hint_budget`` (seconds) size the hint and coach searches.  ``variant``
+    (a name such as ``"two-handed"`` or a :class:`~canasta_tutor.variants.Variant`;
+    classic by default) sets the table; a ``game`` or ``state`` given carries its own,
+    and a ``variant`` that disagrees with it is refused.
     """
 
     def __init__(self, seed: int = 0, seat: str | int = "S", bots: Policy | Mapping[str, Policy] | None = None,
                  state: State | None = None, game: Game | None = None, hint_budget: float | None = None,
-                 hint_iterations: int | None = None, coach: bool = False, four_colour: bool = False) -> None:
+                 hint_iterations: int | None = None, coach: bool = False, four_colour: bool = False,
+                 variant: str | Variant | None = None) -> None:
         self.seed = seed
-        self.me = seat_index(seat)
-        self.game = game or Game()
+        wanted = None if variant is None else get_variant(variant)
+        if game is None:
+            game = Game(variant=wanted or (state.variant if state is not None else get_variant("classic")))
+        self.game = game
         self.state = state.copy() if state is not None else self.game.new_initial_state(seed=seed)
+        self.variant: Variant = self.state.variant
+        for given in (game.variant, wanted):
+            if given is not None and given.name != self.variant.name:
+                raise ValueError(f"variant {given.name!r} does not match the position's {self.variant.name!r}")
+        self.me = seat_index(seat, self.variant.seats)
         self.hint_budget = hint_budget
         self.hint_iterations = hint_iterations
         default = RulesOfThumbBot()
         self.bots: dict[int, Policy] = {}
-        for s in range(4):
+        for s in range(self.variant.players):
             if s != self.me:
                 if bots is None:
                     self.bots[s] = default
                 elif callable(bots):
                     self.bots[s] = bots
                 else:
-                    self.bots[s] = bots.get(SEATS[s], default)
+                    self.bots[s] = bots.get(self.variant.seats[s], default)
         self.events: list[Event] = []
         self.selected: list[int] = []
         self.message = ""
@@ -114,7 +126,8 @@ class TableSession:
     # ------------------------------------------------------------ reading
     def __repr__(self) -> str:
         s = self.state
-        return f"TableSession(seat={SEATS[self.me]!r}, deal={s.deal_no}, phase={s.phase!r}, turn={s.current_seat!r})"
+        return (f"TableSession(seat={self.variant.seats[self.me]!r}, deal={s.deal_no}, phase={s.phase!r}, "
+                f"turn={s.current_seat!r})")
 
     @property
     def observation(self) -> Observation:
@@ -126,7 +139,7 @@ class TableSession:
 
     def index_of(self, code: str, nth: int = 0) -> int:
         """Position in the hand of the ``nth`` card with this code (``"4C"``, ``"JK"``)."""
-        hits = [i for i, c in enumerate(self.hand_cards()) if CARD_CODE[c] == code]
+        hits = [i for i, c in enumerate(self.hand_cards()) if ALL_CARD_CODES[c] == code]
         if nth >= len(hits):
             raise ValueError(f"no {code!r} (number {nth + 1}) in the hand")
         return hits[nth]
@@ -134,10 +147,10 @@ class TableSession:
     def status(self) -> str:
         """One stable line about the game."""
         s = self.state
-        side = self.me & 1
+        side, *others = side_order(self.variant, self.me)
         return (f"deal {s.deal_no}, phase {s.phase}, turn {s.current_seat or '-'}; your hand: "
                 f"{plural(s.hand_size[self.me], 'card')}; "
-                f"melds We {len(s.melds[side])}, They {len(s.melds[1 - side])}; "
+                f"melds We {len(s.melds[side])}, They {sum(len(s.melds[o]) for o in others)}; "
                 f"last action: {self.last_action}")
 
     @property
@@ -156,7 +169,7 @@ class TableSession:
 
     def _refuse(self, err: IllegalActionError, action: Action = ()) -> str:
         act: Action = action or (err.action if isinstance(err.action, tuple) else ())
-        self.events.append(RefusedEvent(index=len(self.events), seat=SEATS[self.me],
+        self.events.append(RefusedEvent(index=len(self.events), seat=self.variant.seats[self.me],
                                         text=f"[{err.rule}] {err.reason}", action=tuple(act),
                                         notation=_notation(act), rule=err.rule, reason=err.reason))
         return self._say(f"[{err.rule}] {err.reason}", "error", err.rule)
@@ -168,22 +181,25 @@ class TableSession:
 
     def _greet(self) -> None:
         s = self.state
-        side = self.me & 1
+        side, *others = side_order(self.variant, self.me)
         if s.phase == GAME_OVER:
-            we = s.totals[side] > s.totals[1 - side]
+            we = s.totals[side] > max(s.totals[o] for o in others)
             self._say(("You won the game! " if we else "They won the game. ") + "Click New hand for a new game.", "ok")
         elif s.phase == HAND_OVER:
             r = s.hand_results[-1]
             who = r.went_out
-            head = (f"{seat_name(SEATS.index(who), self.me).capitalize()} went out"
+            head = (f"{_cap(self._name(self.variant.seats.index(who)))} went out"
                     + (" concealed" if r.concealed else "")) if who else "The stock ran out"
-            self._say(f"{head}. This hand: We {side_total(r, side):+d}, They {side_total(r, 1 - side):+d}. "
-                      "Click New hand.", "ok")
+            self._say(f"{head}. This hand: {hand_score_text(r, self.me, self.variant)}. Click New hand.", "ok")
         elif s.actor == self.me:
             if s.phase == "draw":
                 self._say("Your turn: draw from the stock or take the pack.")
             elif s.phase == "answer":
-                self._say(f"{seat_name(s.turn, self.me).capitalize()} asks: 'Partner, may I go out?'")
+                self._say(f"{_cap(self._name(s.turn))} asks: 'Partner, may I go out?'")
+
+    def _name(self, seat: int) -> str:
+        """A seat as the learner reads it: ``you``, ``North (partner)``, ``West``."""
+        return seat_name(seat, self.me, self.variant)
 
     # ------------------------------------------------------------ selection
     def select(self, indices: Sequence[int]) -> str:
@@ -210,7 +226,7 @@ class TableSession:
 
     def _selection_message(self) -> str:
         hand = self.hand_cards()
-        names = [card_text(CARD_CODE[hand[i]]) for i in self.selected]
+        names = [card_text(ALL_CARD_CODES[hand[i]]) for i in self.selected]
         return self._say(f"Selected: {' '.join(names)}." if names else "Nothing selected.")
 
     def selected_cards(self) -> list[int]:
@@ -296,7 +312,8 @@ class TableSession:
 
     def _describe_turn(self, button: str, first: int) -> str:
         s = self.state
-        mine = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.seat == SEATS[self.me]]
+        letter = self.variant.seats[self.me]
+        mine = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.seat == letter]
         if s.phase in (HAND_OVER, GAME_OVER):
             self._greet()
             if mine:
@@ -308,7 +325,8 @@ class TableSession:
                              + ("Your turn: draw from the stock or take the pack." if s.actor == self.me else ""),
                              "ok").strip()
         text = summary(mine) if mine else "Done."
-        my_reds = [e.text for e in self.events[first:] if isinstance(e, RedThreeEvent) and e.seat == SEATS[self.me]]
+        my_reds = [e.text for e in self.events[first:]
+                   if isinstance(e, RedThreeEvent) and e.seat == self.variant.seats[self.me]]
         if my_reds:
             text = " ".join(my_reds) + " " + text
         if mine and mine[-1].action == ("ask",):
@@ -318,7 +336,8 @@ class TableSession:
                 ans = [e for e in self.events[first:] if isinstance(e, ActionEvent) and e.action[0] in ("yes", "no")]
             if ans:
                 yes = ans[0].action == ("yes",)
-                text += (f" {seat_name(s.turn ^ 2, self.me).capitalize()} says "
+                partner = self.variant.partners(s.turn)[0]
+                text += (f" {_cap(self._name(partner))} says "
                          + ("yes: you must go out this turn." if yes else "no: you may not go out this turn."))
         if s.actor == self.me and s.phase == MELD and mine and mine[-1].action[0] in ("draw", "take"):
             text += " Meld or add to your melds, then discard."
@@ -345,11 +364,11 @@ class TableSession:
                 action, principles = self._bot_decide(seat)
                 err = self.state.explain(action)
             except Exception as exc:  # noqa: BLE001 - a broken bot must not break the table
-                self._say(f"{SEAT_NAMES[seat]}'s bot failed ({type(exc).__name__}: {exc}).", "error")
+                self._say(f"{player_name(self.variant, seat)}'s bot failed ({type(exc).__name__}: {exc}).", "error")
                 break
             if err is not None:
-                self._say(f"{SEAT_NAMES[seat]}'s bot tried an illegal move: [{err.rule}] {err.reason}", "error",
-                          err.rule)
+                self._say(f"{player_name(self.variant, seat)}'s bot tried an illegal move: [{err.rule}] {err.reason}",
+                          "error", err.rule)
                 break
             self._apply(seat, action, principles)
             self._undo.clear()  # what a bot does may show what it drew
@@ -522,6 +541,8 @@ class TableSession:
         cards = self.selected_cards()
         mine = s.actor == self.me and s.phase not in (HAND_OVER, GAME_OVER)
         for b in BUTTONS:
+            if b == "ask" and not self.variant.partnerships:
+                continue  # each plays alone: nobody to ask (the engine refuses it with the variant's rule)
             label = LABELS[b]
             if b == "undo":
                 out[b] = {"ok": self.can_undo, "label": label, "rule": None,
@@ -573,7 +594,7 @@ class TableSession:
             if isinstance(e, ActionEvent) and e.action == ("deal",):
                 start = i
                 break
-        return log_entries(self.events[start:], self.me)
+        return log_entries(self.events[start:], self.me, self.variant)
 
     def view(self) -> dict[str, Any]:
         """The view model for the learner (see :mod:`canasta_tutor.tutor.view`)."""
@@ -583,6 +604,10 @@ class TableSession:
                      coach={"on": self.coach_on, "last": self.coach_last}, log=self.log(),
                      four_colour=self.four_colour)
         return build_view(self.observation, ui)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _button(ok: bool, label: str, title: str, err: IllegalActionError | None) -> dict[str, Any]:

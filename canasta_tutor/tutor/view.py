@@ -85,6 +85,23 @@ The view dict (every key is always present):
 ``four_colour`` (bool)
     Four-colour deck (also a synced trait of the widget).
 
+A variant's view (two-, three- or six-handed; :mod:`canasta_tutor.variants`) has the same keys
+with one entry per seat in ``players`` and one per side in ``melds``, ``red3``, ``side_titles``
+and the score rows (the learner's side first, then the others in turn order from the next seat),
+and three more keys (a classic view is exactly as above):
+
+``variant`` (str)
+    The variant's name (``"two-handed"``...).
+``positions``
+    The positions of ``players`` in turn order from the learner: ``bottom top`` for two,
+    ``bottom left right`` for three, ``bottom bottom-left top-left top top-right bottom-right``
+    for six (partners sit opposite).
+``sides``
+    ``[{"title", "seats", "total", "minimum", "initial"}]`` in the order of ``melds``;
+    ``seats`` are the side's seat letters.  ``score["rows"]`` are ``[deal, side 1, side 2, ...]``
+    in that order, ``score["they"]`` is the first other side's, and ``result`` adds ``"sides"``,
+    the breakdown of every side in that order.
+
 Intents (the browser sends only these; :meth:`TableSession.handle` checks
 every one and answers with a new view).  Each is ``{"intent": name, ...}``
 (``"type"`` is accepted in place of ``"intent"``) and may carry ``"rev"``, the
@@ -118,10 +135,62 @@ from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_TOKENS, KIND_VAL
 from ..display import card_label
 from ..observer import Observation
 from ..scoring import HandResult
-from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, SEATS
+from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES
+from ..state import seat_name as seat_word
+from ..variants import CLASSIC, Variant
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 POSITIONS = ("bottom", "left", "top", "right")
+#: Where each seat sits, in turn order from the learner, by the number of players.
+TABLE_POSITIONS: dict[int, tuple[str, ...]] = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: POSITIONS,
+    6: ("bottom", "bottom-left", "top-left", "top", "top-right", "bottom-right"),
+}
+
+
+def table_positions(players: int) -> tuple[str, ...]:
+    """The positions around the table for ``players`` seats, in turn order from the learner.
+
+    >>> table_positions(3)
+    ('bottom', 'left', 'right')
+    """
+    return TABLE_POSITIONS.get(players) or tuple(["bottom"] + [f"seat-{i}" for i in range(1, players)])
+
+
+def side_order(variant: Variant, me: int) -> list[int]:
+    """The sides as the learner's view lists them: the learner's first, then the others in turn order
+    from the next seat (classic: ``[we, they]``).
+
+    >>> from canasta_tutor.variants import get_variant
+    >>> side_order(get_variant("six-handed"), 3), side_order(CLASSIC, 1)
+    ([0, 1, 2], [1, 0])
+    """
+    n = variant.players
+    out: list[int] = []
+    for i in range(n):
+        side = variant.sides[(me + i) % n]
+        if side not in out:
+            out.append(side)
+    return out
+
+
+def player_name(variant: Variant, seat: int) -> str:
+    """A seat's name with a capital: ``North``, ``Seat P`` (a letter with no compass name)."""
+    if variant.name == CLASSIC.name:
+        return SEAT_NAMES[seat]
+    word = seat_word(variant.seats[seat])
+    return word[0].upper() + word[1:]
+
+
+def side_title(variant: Variant, side: int, mine: bool) -> str:
+    """A side's title over its melds: ``We (N-S)``, ``They (E-W)`` (with an en dash), ``You (S)``, ``West (W)``."""
+    seats = variant.side_seats[side]
+    letters = "\u2013".join(variant.seats[s] for s in seats)
+    if len(seats) > 1:
+        return f"{'We' if mine else 'They'} ({letters})"
+    return f"{'You' if mine else player_name(variant, seats[0])} ({letters})"
 
 
 def card_text(code: str) -> str:
@@ -161,14 +230,14 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def seat_name(seat: int | None, me: int) -> str:
+def seat_name(seat: int | None, me: int, variant: Variant = CLASSIC) -> str:
     """``you``, ``North (partner)``, ``East``... from the learner's point of view."""
     if seat is None:
         return "nobody"
     if seat == me:
         return "you"
-    name = SEAT_NAMES[seat]
-    return f"{name} (partner)" if seat == (me + 2) % 4 else name
+    name = player_name(variant, seat)
+    return f"{name} (partner)" if seat in variant.partner_seats[me] else name
 
 
 def side_total(result: HandResult, side: int) -> int:
@@ -220,13 +289,13 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
     return out
 
 
-def _pile_note(pile: dict[str, Any]) -> str:
+def _pile_note(pile: dict[str, Any], alone: bool = False) -> str:
     if pile["blocked"]:
         return "blocked: a wild card or a three is on top"
     if pile["frozen_all"]:
         return "frozen for everyone: take it only with a natural pair"
     if pile["frozen_us"]:
-        return "frozen for us until our initial meld"
+        return "frozen for you until your initial meld" if alone else "frozen for us until our initial meld"
     return ""
 
 
@@ -243,21 +312,30 @@ def _turn_text(obs: Observation) -> str:
     if obs.actor == obs.seat:
         return {"draw": "Your turn: draw", "meld": "Your turn: meld and discard",
                 "answer": "Your answer"}.get(obs.phase, "Your turn")
-    return f"{seat_name(obs.actor, obs.seat).capitalize()} to play"
+    return f"{_cap(seat_name(obs.actor, obs.seat, obs.variant))} to play"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _result(obs: Observation) -> dict[str, Any] | None:
     if obs.phase not in (HAND_OVER, GAME_OVER) or not obs.hand_results:
         return None
     r = obs.hand_results[-1]
-    we, they = obs.side, 1 - obs.side
+    variant = obs.variant
+    order = side_order(variant, obs.seat)
+    we, they = order[0], order[1]
     went = r.went_out
     winner = None
     if obs.phase == GAME_OVER:
-        winner = "we" if obs.totals[we] > obs.totals[they] else "they"
-    return {"went_out": seat_name(SEATS.index(went), obs.seat).capitalize() if went else None,
-            "concealed": r.concealed, "we": r.sides[we].to_dict(),
-            "they": r.sides[they].to_dict(), "game_over": obs.phase == GAME_OVER, "winner": winner}
+        winner = "we" if obs.totals[we] > max(obs.totals[s] for s in order[1:]) else "they"
+    out: dict[str, Any] = {"went_out": _cap(seat_name(variant.seats.index(went), obs.seat, variant)) if went else None,
+           "concealed": r.concealed, "we": r.sides[we].to_dict(),
+           "they": r.sides[they].to_dict(), "game_over": obs.phase == GAME_OVER, "winner": winner}
+    if variant.name != CLASSIC.name:
+        out["sides"] = [r.sides[s].to_dict() for s in order]
+    return out
 
 
 def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
@@ -265,14 +343,20 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
     ui = ui or TableUI()
     me = obs.seat
     side = obs.side
+    variant = obs.variant
+    n = variant.players
+    letters = variant.seats
+    order = side_order(variant, me)
+    positions = table_positions(n)
     over = obs.phase in (HAND_OVER, GAME_OVER)
     actor = None if over else obs.actor
     players = {}
-    for i, pos in enumerate(POSITIONS):
-        seat = (me + i) % 4
+    for i, pos in enumerate(positions):
+        seat = (me + i) % n
         count = obs.hand_sizes[seat]
         players[pos] = {
-            "seat": SEATS[seat], "name": "You" if seat == me else SEAT_NAMES[seat], "partner": seat == (me + 2) % 4,
+            "seat": letters[seat], "name": "You" if seat == me else player_name(variant, seat),
+            "partner": seat in variant.partner_seats[me],
             "count": count,
             "count_text": plural(count, "card"), "active": actor == seat, "dealer": obs.dealer == seat,
             "cards": None if ui.reveal is None else list(ui.reveal.get(seat, [])),
@@ -286,29 +370,38 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
         "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
     }
-    pile_view["note"] = _pile_note(pile_view)
-    we, they = side, 1 - side
+    pile_view["note"] = _pile_note(pile_view, not variant.partnerships)
+    we, they = order[0], order[1]
     score = {
         "we": obs.totals[we], "they": obs.totals[they], "min_we": obs.minimums[we], "min_they": obs.minimums[they],
         "initial_we": obs.initial[we], "initial_they": obs.initial[they],
-        "rows": [[r.deal + 1, side_total(r, we), side_total(r, they)]
+        "rows": [[r.deal + 1, *(side_total(r, s) for s in order)]
                  for r in obs.hand_results][-12:],
         "pending": obs.pending if obs.turn == me else 0,
     }
     hand = list(obs.hand)
-    return {
-        "rev": ui.rev, "seat": SEATS[me], "deal": _deal_no(obs), "deal_label": f"Deal {_deal_no(obs) + 1}",
-        "phase": obs.phase, "actor": None if actor is None else SEATS[actor], "turn_text": _turn_text(obs),
+    classic = variant.name == CLASSIC.name
+    titles = _side_titles(we) if classic else [side_title(variant, s, s == side) for s in order]
+    view = {
+        "rev": ui.rev, "seat": letters[me], "deal": _deal_no(obs), "deal_label": f"Deal {_deal_no(obs) + 1}",
+        "phase": obs.phase, "actor": None if actor is None else letters[actor], "turn_text": _turn_text(obs),
         "players": players, "hand": hand, "labels": [card_label(c) for c in hand],
-        "selected": [i for i in ui.selected if i < len(hand)], "melds": [_melds(obs, we), _melds(obs, they)],
-        "side_titles": _side_titles(we),
-        "red3": [list(obs.red_threes[we]), list(obs.red_threes[they])], "pile": pile_view,
+        "selected": [i for i in ui.selected if i < len(hand)], "melds": [_melds(obs, s) for s in order],
+        "side_titles": titles,
+        "red3": [list(obs.red_threes[s]) for s in order], "pile": pile_view,
         "stock": obs.stock_size, "score": score, "result": _result(obs),
         "message": ui.message, "message_kind": ui.message_kind, "message_rule": ui.message_rule,
         "buttons": ui.buttons, "answer_needed": obs.phase == "answer" and obs.actor == me,
         "choose_meld": ui.choose_meld, "log": ui.log, "hint": ui.hint, "rule": ui.rule, "coach": ui.coach,
         "four_colour": ui.four_colour,
     }
+    if not classic:
+        view["variant"] = variant.name
+        view["positions"] = list(positions)
+        view["sides"] = [{"title": titles[i], "seats": [letters[x] for x in variant.side_seats[s]],
+                          "total": obs.totals[s], "minimum": obs.minimums[s], "initial": obs.initial[s]}
+                         for i, s in enumerate(order)]
+    return view
 
 
 def _deal_no(obs: Observation) -> int:
@@ -316,4 +409,4 @@ def _deal_no(obs: Observation) -> int:
 
 
 __all__ = ["TableUI", "build_view", "card_text", "kind_label", "kind_token", "plural", "seat_name", "side_total",
-           "POSITIONS"]
+           "POSITIONS", "TABLE_POSITIONS", "table_positions", "side_order", "side_title", "player_name"]
