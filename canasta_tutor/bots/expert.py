@@ -171,16 +171,25 @@ def sample_values(state: State, seat: int, candidates: list[tuple], iterations: 
                   max_seconds: float | None = None) -> list[list[float]]:
     """Playout values of each candidate on ``iterations`` shared samples of the hidden cards
     (fewer if ``max_seconds`` runs out)."""
+    return sample_line_values(state, seat, [(a,) for a in candidates], iterations, seed, max_seconds)
+
+
+def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], iterations: int, seed: int,
+                       max_seconds: float | None = None) -> list[list[float]]:
+    """Playout values of each line (actions played one after another, then the hand played
+    out) on ``iterations`` shared samples of the hidden cards (fewer if ``max_seconds`` runs
+    out).  A single action is a line of one."""
     rng = random.Random(seed)
-    values: list[list[float]] = [[] for _ in candidates]
+    values: list[list[float]] = [[] for _ in lines]
     start = time.perf_counter()
     for it in range(iterations):
         det = sample_hidden(state, seat, rng)
         if det is None:
             break
-        for i, a in enumerate(candidates):
+        for i, line in enumerate(lines):
             s = det.copy()
-            s.apply_unchecked(a)
+            for a in line:
+                s.apply_unchecked(a)
             values[i].append(playout(s, seat))
         if max_seconds is not None and it >= 3 and time.perf_counter() - start > max_seconds:
             break
@@ -282,5 +291,5 @@ class ExpertBot:
         return self.act(state, seat)
 
 
-__all__ = ["ExpertBot", "determinize", "search", "candidate_actions", "playout", "state_from_observation",
-           "Estimate", "rot_policy"]
+__all__ = ["ExpertBot", "determinize", "search", "sample_values", "sample_line_values", "candidate_actions", "playout",
+           "state_from_observation", "Estimate", "rot_policy"]

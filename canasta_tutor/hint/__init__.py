@@ -88,15 +88,14 @@ and leave the order of melds to the rules of thumb.
 
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import Estimate, candidate_actions, playout, search, summarize
-from ..bots.sampling import sample_hidden, state_from_observation
+from ..bots.expert import Estimate, candidate_actions, sample_line_values, search, summarize
+from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
 from ..errors import IllegalActionError
@@ -430,23 +429,6 @@ def _gated(est: list[Estimate], usual: tuple) -> tuple:
     return top.action if top.mean - mine.mean > Z95 * mine.diff_stderr else usual
 
 
-def _line_values(s1: State, seat: int, lines: list[tuple[tuple, ...]], n: int, seed: int) -> list[list[float]]:
-    """Playout values of whole lines on ``n`` shared samples of the hidden cards (as
-    :func:`~canasta_tutor.bots.expert.sample_values` does for single actions)."""
-    rng = random.Random(seed)
-    values: list[list[float]] = [[] for _ in lines]
-    for _ in range(n):
-        det = sample_hidden(s1, seat, rng)
-        if det is None:
-            break
-        for i, line in enumerate(lines):
-            s = det.copy()
-            for a in line:
-                s.apply_unchecked(a)
-            values[i].append(playout(s, seat))
-    return values
-
-
 def _other_discards(s1: State, seat: int, line: list[tuple], count: int) -> list[tuple[tuple, ...]]:
     """``line`` ending instead with each of the next ``count`` discards the rules of thumb rank best."""
     if not line or line[-1][0] != "discard":
@@ -487,7 +469,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     if len(lines) == 1:
         return [best, *usual], usual
     n = max(PLAN_MIN_SAMPLES, samples if samples is not None else PLAN_PLAYOUTS // len(lines))
-    est = summarize(list(lines), _line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
+    est = summarize(list(lines), sample_line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
     return [best, *_gated(est, lines[0])], usual
 
 
