@@ -30,7 +30,6 @@ from .actions import format_action, parse_action
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
-from .cards import format_cards
 from .state import SIDE_NAMES, State
 from .variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
@@ -137,32 +136,11 @@ def _totals(text: str | None, variant: Variant, ns: int, ew: int) -> tuple[int, 
     return tuple(SCORE(w) for w in words)
 
 
-def _deal_text(state: State) -> str:
-    """A dealt game of a variant the position notation does not write yet: seats, hands, pile and stock."""
-    v = state.variant
-    lines = [f"{PROG} deal", f"variant: {v.name}", f"seed: {state.seed}", f"dealer: {v.seats[state.dealer]}",
-             "totals: " + " ".join(f"{name} {t}" for name, t in zip(v.side_names, state.totals, strict=True))]
-    for seat, letter in enumerate(v.seats):
-        lines.append(f"{letter} ({state.players[seat]}): {' '.join(state.hand(letter))}")
-    for side, name in enumerate(v.side_names):
-        if state.red3[side]:
-            lines.append(f"red threes {name}: {format_cards(state.red3[side])}")
-    lines.append(f"pile: {format_cards(state.pile)} (top last)")
-    lines.append(f"stock: {len(state.stock)} cards")
-    lines.append(f"to act: {state.current_seat} ({state.phase})")
-    return "\n".join(lines) + "\n"
-
-
 def cmd_deal(args: argparse.Namespace) -> int:
     variant = _variant(args.variant)
     game = Game(_options(args.options), variant)
     state = game.new_initial_state(args.seed, totals=_totals(args.totals, variant, args.score_ns, args.score_ew))
-    try:
-        text = _format_position(state)
-    except NotationError:
-        if variant is CLASSIC:
-            raise
-        text = _deal_text(state)  # a variant the position notation cannot write yet
+    text = _format_position(state)
     _emit(args, {"position": text, "seed": args.seed, "options": state.options.format(), "variant": variant.name,
                  "totals": list(state.totals), "actor": state.current_seat, "phase": state.phase},
           text.rstrip("\n"))

@@ -981,8 +981,9 @@ class State:
                 list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), self.options,
                 canastas=self.out_need)
         if not ok:
+            needed = "a canasta" if self.out_need == 1 else f"{self.out_need} canastas"
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
-                    "your whole hand with a canasta for your side")
+                    f"your whole hand with {needed} for your side")
         return None
 
     def _could_open(self, counts: list[int], side: int, lone: int, most: int) -> bool:

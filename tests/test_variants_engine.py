@@ -349,6 +349,23 @@ def test_six_handed_partner_answers() -> None:
     assert s.actor == seat and s.must_out
 
 
+def test_six_handed_ask_refusal_counts_two_canastas() -> None:
+    """R-ASK-1 with R-SIX-4: asking with one canasta on the table is refused, and the reason
+    names the two canastas this variant needs (the classic text says "a canasta")."""
+    s = _game("six-handed", 6)
+    _clear_reds(s)
+    seat = s.turn
+    side = s.sides[seat]
+    _empty(s, seat)
+    _lay(s, side, "Q Q Q Q Q Q Q")
+    _give(s, seat, "7 8 9")
+    s.stock.append(_take_code(s, "4"))
+    _to_meld_phase(s)
+    err = s.explain(("ask",))
+    assert err is not None and err.rule == "R-ASK-1", err
+    assert "with 2 canastas for your side" in err.reason
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_minimums_follow_each_side_total(name: str) -> None:
     """R-MIN-1 for every side; R-SIX-6 keeps the classic bands in six-handed."""

@@ -347,7 +347,8 @@ function render({ model, el }) {
     const side = ruleHTML(v, hiddenRule) + hintHTML(v, false) + coachHTML(v) + resultHTML(v) + scoreHTML(v) + logHTML(v);
     root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}${players}"${variant} data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
       + `<div class="ct-board">${board}</div><div class="ct-play">${messageHTML(v)}${buttonsHTML(v, four)}</div><div class="ct-side">${side}</div>`
-      + '<div class="ct-keys">Keys: \u2190 \u2192 move between cards, Space or Enter selects, Esc clears; D draw, T take pack, M meld, A add, X discard, P ask partner, O go out, H hint, U undo, N new hand.</div></div>';
+      + '<div class="ct-keys">Keys: \u2190 \u2192 move between cards, Space or Enter selects, Esc clears; D draw, T take pack, M meld, A add, X discard, '
+      + (v.buttons.ask ? "P ask partner, " : "") + 'O go out, H hint, U undo, N new hand.</div></div>';
     root.querySelectorAll(".ct-btn").forEach((b) => b.setAttribute("data-focus", "btn-" + b.dataset.intent));
     root.querySelectorAll("button.ct-meld").forEach((b) => b.setAttribute("data-focus", "meld-" + b.dataset.kind));
     root.querySelectorAll(".ct-my-hand .ct-card").forEach((c) => c.setAttribute("data-focus", "card"));
