@@ -244,9 +244,6 @@ def back_html() -> str:
     return '<span class="ct-card ct-back" aria-hidden="true"></span>'
 
 
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-
-
 def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
@@ -343,8 +340,10 @@ def _turn_text(view: dict) -> str:
         return "Game over"
     if view["phase"] == "hand_over":
         return "Hand over"
+    from .state import seat_title
+
     actor = view["actor"]
-    return f"{_SEAT_NAMES.get(actor, f'Seat {actor}')} to play ({view['phase']})"
+    return f"{seat_title(actor)} to play ({view['phase']})"
 
 
 def _result_html(result: dict, titles: list[str] | None = None) -> str:

@@ -77,8 +77,6 @@ SEAT_NAMES = ("North", "East", "South", "West")
 _SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER = "draw", "meld", "answer", "hand_over", "game_over"
 PHASES = (DRAW, MELD, ANSWER, HAND_OVER, GAME_OVER)
-TARGET = 5000  # classic; a variant's is ``state.variant.target``
-HAND_SIZE = 11  # classic; a variant's is ``state.variant.hand_size``
 
 _NATURAL_RANGE = range(11)
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
@@ -91,18 +89,13 @@ _DEAL: Action = ("deal",)
 
 
 def minimum_for(total: int) -> int:
-    """The initial-meld minimum for a side's accumulated total (R-MIN-1).
+    """The classic initial-meld minimum for a side's accumulated total (R-MIN-1); a variant's is
+    ``state.variant.minimum_for``.
 
     >>> [minimum_for(t) for t in (-10, 0, 1495, 1500, 2995, 3000)]
     [15, 50, 50, 90, 90, 120]
     """
-    if total < 0:
-        return 15
-    if total < 1500:
-        return 50
-    if total < 3000:
-        return 90
-    return 120
+    return CLASSIC.minimum_for(total)
 
 
 def _round100(x: int) -> int:
@@ -125,6 +118,12 @@ def seat_index(seat: int | str, seats: str = SEATS) -> int:
 def seat_name(letter: str) -> str:
     """A seat as messages name it: ``"South"``, or ``"seat P"`` for a letter with no compass name."""
     return _SEAT_WORDS.get(letter, f"seat {letter}")
+
+
+def seat_title(letter: str) -> str:
+    """:func:`seat_name` with a capital, for titles and status lines: ``"South"``, ``"Seat P"``."""
+    word = seat_name(letter)
+    return word[0].upper() + word[1:]
 
 
 def _count_word(n: int, kind: int) -> str:
@@ -1656,4 +1655,5 @@ _CHAIN_KINDS = {
     "wild_only": frozenset((DEUCE, JOKER)),
 }
 
-__all__ = ["State", "Action", "SEATS", "PHASES", "minimum_for", "seat_index", "KIND_TOKENS"]
+__all__ = ["State", "Action", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name", "seat_title",
+           "KIND_TOKENS"]

@@ -73,15 +73,20 @@ def _expert_states() -> list[tuple[State, int]]:
     return out[:5]
 
 
-def test_expert_search_is_pinned() -> None:
-    """The expert's candidates, playout values and choices at seeded decision points."""
+def _expert_digest() -> str:
+    """A digest of the expert's candidates, playout values and choices at the seeded decision points."""
     h = hashlib.sha256()
     for state, seat in _expert_states():
         cands = candidate_actions(state, seat)
         values = sample_values(state, seat, cands, iterations=6, seed=len(state.history))
         choice = ExpertBot(iterations=6, seed=3).act(state.copy(), seat)
         h.update(repr((cands, values, choice)).encode())
-    assert h.hexdigest()[:16] == "3293f00fd8e24344"
+    return h.hexdigest()[:16]
+
+
+def test_expert_search_is_pinned() -> None:
+    """The expert's candidates, playout values and choices at seeded decision points."""
+    assert _expert_digest() == "3293f00fd8e24344"
 
 
 def test_shuffle_is_random_shuffle() -> None:
@@ -110,13 +115,7 @@ def _digests() -> None:  # pragma: no cover - run by hand after a deliberate rul
         print(key, _random_game_digest(*key))
     r = run_selfplay(hands=60, seed=1, check=False)
     print("selfplay", r.hands, r.actions, r.games)
-    h = hashlib.sha256()
-    for state, seat in _expert_states():
-        cands = candidate_actions(state, seat)
-        values = sample_values(state, seat, cands, iterations=6, seed=len(state.history))
-        choice = ExpertBot(iterations=6, seed=3).act(state.copy(), seat)
-        h.update(repr((cands, values, choice)).encode())
-    print("expert", h.hexdigest()[:16], len(_expert_states()))
+    print("expert", _expert_digest(), len(_expert_states()))
 
 
 if __name__ == "__main__":  # pragma: no cover

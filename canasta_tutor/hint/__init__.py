@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -429,13 +430,19 @@ def _gated(est: list[Estimate], usual: tuple) -> tuple:
     return top.action if top.mean - mine.mean > Z95 * mine.diff_stderr else usual
 
 
+def _played(s: State, actions: Sequence[tuple]) -> State:
+    """A copy of ``s`` after ``actions``."""
+    s = s.copy()
+    for a in actions:
+        s.apply_unchecked(a)
+    return s
+
+
 def _other_discards(s1: State, seat: int, line: list[tuple], count: int) -> list[tuple[tuple, ...]]:
     """``line`` ending instead with each of the next ``count`` discards the rules of thumb rank best."""
     if not line or line[-1][0] != "discard":
         return []
-    s = s1.copy()
-    for a in line[:-1]:
-        s.apply_unchecked(a)
+    s = _played(s1, line[:-1])
     legal = s.legal_actions()
     discards = [a for a in legal if a[0] == "discard" and a != line[-1]]
     scores = discard_scores(observe_compact(s, seat, legal))
@@ -444,10 +451,7 @@ def _other_discards(s1: State, seat: int, line: list[tuple], count: int) -> list
 
 
 def _goes_out(s1: State, line: tuple[tuple, ...]) -> bool:
-    s = s1.copy()
-    for a in line:
-        s.apply_unchecked(a)
-    return s.went_out is not None
+    return _played(s1, line).went_out is not None
 
 
 def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int | None,
@@ -457,8 +461,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     thumb's line after ``best``."""
     if best[0] not in _CONTINUES:
         return [best], []
-    after = state.copy()
-    after.apply_unchecked(best)  # a take, meld or add moves only the learner's own and public cards
+    after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
     lines = [tuple(usual), *_other_discards(s1, seat, usual, OTHER_DISCARDS)]

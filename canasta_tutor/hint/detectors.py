@@ -46,9 +46,7 @@ from ..cards import (
 )
 from ..feasibility import can_go_out
 from ..observer import Observation
-from ..state import GAME_OVER, HAND_OVER, State, seat_name
-
-SEAT_NAMES = ("North", "East", "South", "West")  # the classic seats; see seat_word for a variant's
+from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
 
 def seat_word(obs: Observation, seat: int) -> str:

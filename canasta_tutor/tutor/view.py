@@ -135,8 +135,7 @@ from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_TOKENS, KIND_VAL
 from ..display import card_label
 from ..observer import Observation
 from ..scoring import HandResult
-from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES
-from ..state import seat_name as seat_word
+from ..state import GAME_OVER, HAND_OVER, seat_title
 from ..variants import CLASSIC, Variant
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -178,10 +177,7 @@ def side_order(variant: Variant, me: int) -> list[int]:
 
 def player_name(variant: Variant, seat: int) -> str:
     """A seat's name with a capital: ``North``, ``Seat P`` (a letter with no compass name)."""
-    if variant.name == CLASSIC.name:
-        return SEAT_NAMES[seat]
-    word = seat_word(variant.seats[seat])
-    return word[0].upper() + word[1:]
+    return seat_title(variant.seats[seat])
 
 
 def side_title(variant: Variant, side: int, mine: bool) -> str:
