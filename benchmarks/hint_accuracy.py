@@ -12,12 +12,13 @@ I go out?" (``answer``).  Positions with a single legal move are skipped.
 
 For each position, from the seat's observation:
 
-- the default hint, ``hint(obs, seed=0)``: the sample count it picks itself.
+- the default hint, ``hint(obs, seed=0)``: its race of ``DEFAULT_PLAYOUTS`` playouts.
   Its wall-clock and process CPU time are measured in this process, pinned to
   one core, before any oracle runs;
-- the oracle: the same search (same candidates) with ``--oracle-factor`` times
-  the default's samples, on a different seed, so its sampled deals are
-  independent of the default's.  All candidates are played out on the same
+- the oracle: the same search (same candidates, the same race by successive
+  halving) with ``--oracle-factor`` times the default's playouts, on a
+  different seed, so its sampled deals are
+  independent of the default's.  The moves of a race are played out on shared
   sampled deals, so the oracle gives the paired difference of the runner-up to
   its best.
 
@@ -107,10 +108,10 @@ class Oracle:
 
 
 def oracle(task: tuple[Observation, int]) -> Oracle:
-    """The long search on ``obs`` with ``samples`` sampled deals."""
-    obs, samples = task
+    """The long search on ``obs``: a race of ``playouts`` playouts."""
+    obs, playouts = task
     c = time.process_time()
-    _, est = analyse(obs, samples=samples, seed=ORACLE_SEED)
+    _, est = analyse(obs, playouts=playouts, seed=ORACLE_SEED)
     best = est[0]
     if len(est) < 2:
         return Oracle(best.action, None, 0.0, 0.0, best.samples, time.process_time() - c)
@@ -135,7 +136,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--seed", type=int, default=1, help="seed of the self-play that gives the positions")
-    p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's samples, times the default's")
+    p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's playouts, times the default's")
     p.add_argument("--workers", type=int, default=1, help="processes for the oracle")
     p.add_argument("--max-minutes", type=float, default=None, help="stop handing out work after this long")
     p.add_argument("--json", action="store_true")
@@ -164,7 +165,7 @@ def main() -> None:
         wall.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
         picks.append(h.best)
-        tasks.append((obs, args.oracle_factor * h.samples))
+        tasks.append((obs, args.oracle_factor * sum(e.samples for e in h.estimates)))
 
     # 2. the oracle, in workers that may use every core again
     oracles: list[Oracle] = []

@@ -313,8 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
     h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
     h.add_argument("--samples", type=_ranged(int, 1, 100_000), default=None, metavar="N",
-                   help="sampled deals per candidate move (default: 240 playouts shared among the candidates, "
-                   "at least 24 each); the same file, samples and seed always give the same hint")
+                   help="sampled deals for every candidate move (default: a race of 240 playouts in which the "
+                   "worse half of the moves drops out each round); the same file, samples and seed always "
+                   "give the same hint")
     h.add_argument("--budget", type=_ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
                    help="search until this wall-clock time runs out (then the hint depends on the machine)")
     h.add_argument("--seed", type=SEED, default=0, help="seed of the search (default 0)")

@@ -19,9 +19,13 @@ plays with, and returns a :class:`Hint`:
   that make it worse; values and intervals only in the details;
 - staged text: a nudge in plain words, then the move, then the full explanation.
 
-The search is deterministic: a fixed number of samples of the hidden cards,
-so the same position and seed give the same hint on any machine under any
-load.  A wall-clock cap applies only when asked (``max_seconds``).
+The search is a race by successive halving (:func:`~canasta_tutor.bots.expert.race`):
+a fixed budget of ``DEFAULT_PLAYOUTS`` playouts, spent in rounds on the same
+sampled deals; after each round the worse half of the candidates drops out, so
+the moves the choice is really between are compared on the most deals.  It is
+deterministic: the same position and seed give the same hint on any machine
+under any load.  A wall-clock cap applies only when asked (``max_seconds``).
+Asked for ``samples``, every candidate is played on that many deals instead.
 
 :func:`grade` rates any legal action a learner proposes by the value it loses
 against the best one, counting only the part of the loss beyond one standard
@@ -95,7 +99,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import Estimate, candidate_actions, sample_line_values, search, summarize
+from ..bots.expert import Estimate, candidate_actions, race, sample_line_values, search, summarize
 from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
@@ -107,7 +111,7 @@ from .refusals import Refusal, refusals
 
 Z95 = 1.96  # a 95% interval is 1.96 standard errors either side
 GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.0))
-DEFAULT_PLAYOUTS = 240  # playouts per hint, shared out among the candidates
+DEFAULT_PLAYOUTS = 240  # playouts per hint: the budget of the candidates' race
 MIN_SAMPLES = 24
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
 
@@ -350,10 +354,15 @@ def samples_for(candidates: int, playouts: int = DEFAULT_PLAYOUTS) -> int:
 
 
 def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
-            wide: bool = True, extra: tuple | None = None) -> tuple[State, list[Estimate]]:
+            wide: bool = True, extra: tuple | None = None,
+            playouts: int | None = None) -> tuple[State, list[Estimate]]:
     """Search the position of ``obs``; estimates for the candidate actions, best first.
-    ``samples`` defaults to :func:`samples_for` the number of candidates; ``extra`` is an
-    action searched whether or not it is a candidate."""
+
+    With ``samples``, every candidate is played out on the same ``samples`` sampled deals (the
+    puzzles' verification search).  Without, the candidates race (successive halving,
+    :func:`~canasta_tutor.bots.expert.race`) for a budget of ``playouts`` playouts (default
+    ``DEFAULT_PLAYOUTS``): the two left at the end are compared on most of the deals.
+    ``extra`` is an action searched whether or not it is a candidate."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
     state = state_from_observation(obs)
@@ -362,8 +371,9 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
         cands.append(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
-    n = samples if samples is not None else samples_for(len(cands))
-    return state, search(state, obs.seat, cands, n, seed, max_seconds)
+    if samples is None:
+        return state, race(state, obs.seat, cands, playouts or DEFAULT_PLAYOUTS, seed, max_seconds)
+    return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
 #: Verbs after which the rest of the turn still follows from cards the learner knows.
@@ -549,11 +559,14 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     refused = refusals(state, list(obs.legal_actions)) if forced else []
     alts: list[Alternative] = []
     for e in est[1:4]:
-        gap = best.mean - e.mean
+        gap = e.gap
         alt_facts = move_facts(obs, e.action, state)
         comparison = _comparison(gap, e.diff_stderr)
         why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
-        alts.append(Alternative(e.action, format_action(e.action), e.mean, e.stderr, gap, e.diff_stderr,
+        # a move the race dropped early was played on fewer deals: its value is read as the best's
+        # less the paired gap, so that value and gap tell the same story
+        value = e.mean if e.samples == best.samples else best.mean - gap
+        alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, e.diff_stderr,
                                 comparison, why))
     principles = [] if forced else _principles(facts)
     stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
@@ -647,7 +660,7 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
     mine = next(e for e in est if e.action == action)
     # the loss counts only beyond one standard error of the paired difference, so that
     # sampling noise never grades a move down
-    loss = max(0.0, best.mean - mine.mean - mine.diff_stderr)
+    loss = max(0.0, mine.gap - mine.diff_stderr)
     return Grade(action, "best" if mine is best else grade_loss(loss), loss, best.action)
 
 
