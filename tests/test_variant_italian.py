@@ -7,6 +7,7 @@ count that fills the rest of the 162 cards.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -21,6 +22,7 @@ from canasta_tutor.invariants import check_invariants
 from canasta_tutor.italian import can_go_out_italian, italian_bonuses
 from canasta_tutor.options import RuleOptions
 from canasta_tutor.position import format_position, parse_position
+from canasta_tutor.record import format_record, parse_record, replay
 from canasta_tutor.selfplay import run_selfplay
 from canasta_tutor.state import GAME_OVER, HAND_OVER, MELD, State
 from canasta_tutor.variants import get_variant
@@ -405,3 +407,46 @@ def test_expert_and_hint_play_legal_moves_R_ITAL_4_R_ITAL_7() -> None:
     assert seat is not None
     h = hint(observe(state, seat), samples=16)
     assert h.best in state.legal_actions()
+
+
+# ------------------------------------------------------------------ the command line and records
+def test_deal_and_selfplay_commands_R_ITAL_1_R_ITAL_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """`deal --variant italian` prints a position of 162 cards with fifteen in each hand (R-ITAL-1, R-ITAL-2)
+    that reads back; `selfplay --variant italian` reports no violation."""
+    from canasta_tutor.cli import main
+
+    assert main(["deal", "--variant", "italian", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    state = parse_position(text)
+    assert state.variant is ITALIAN and format_position(state) == text
+    assert all(len(state.hand(s)) == 15 for s in "NESW") and len(state.cards_everywhere()) == 162
+    assert main(["selfplay", "--variant", "italian", "--hands", "5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variant"] == "italian" and data["violations"] == 0 and data["check"] is True
+
+
+def _hand_with_deuces() -> State:
+    """A rules-of-thumb hand of Italian Canasta that lays a meld of deuces, played to its end."""
+    for seed in range(20):
+        state = deal_state(seed, "italian")
+        policies = [make_state_policy("rules-of-thumb", seed=i) for i in range(4)]
+        while state.phase not in (HAND_OVER, GAME_OVER):
+            seat = state.actor
+            assert seat is not None
+            state.apply(policies[seat](state, seat))
+        if any(a[:2] == ("meld", DEUCE) for a in state.history):
+            return state
+    raise AssertionError("no hand with a meld of deuces")
+
+
+def test_a_record_with_a_deuce_meld_round_trips_R_ITAL_6() -> None:
+    """R-ITAL-6 in a game record: 'meld 2 2 2' is written naturally and the record replays to the same game;
+    format(parse(x)) == x for the record and for the final position."""
+    state = _hand_with_deuces()
+    text = format_record(state)
+    assert text.splitlines()[1] == "variant: italian" and "meld 2 2 2" in text
+    again = replay(parse_record(text))
+    assert again.history == state.history and again.totals == state.totals
+    assert format_record(again) == text
+    end = format_position(state)
+    assert format_position(parse_position(end)) == end
