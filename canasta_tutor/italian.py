@@ -41,7 +41,7 @@ from typing import Sequence
 from .cards import DEUCE, JOKER
 from .feasibility import Melds, can_go_out, max_meld_points
 from .options import RuleOptions
-from .variants import Bonuses
+from .variants import Bonuses, Variant
 
 #: the seven cards of a canasta (R-CAN-1), here of deuces (R-ITAL-6)
 DEUCE_CANASTA = 7
@@ -104,6 +104,15 @@ def can_go_out_before_initial(c: Sequence[int], melds: Melds, opts: RuleOptions,
     return False
 
 
+def can_go_out_for(variant: Variant, c: Sequence[int], melds: Melds, opts: RuleOptions,
+                   allow_discard: bool = True) -> bool:
+    """Whether a hand can go out onto a side's melds (already down) in the variant played: the classic
+    look-ahead with the variant's canastas, or Italian Canasta's (for the bots and the hint's facts)."""
+    if variant.deuce_melds:
+        return can_go_out_italian(c, melds, opts, allow_discard, 0, variant.canastas_to_go_out)
+    return can_go_out(c, melds, opts, allow_discard=allow_discard, canastas=variant.canastas_to_go_out)
+
+
 def italian_bonuses(natural: int, mixed: int, deuce_canasta: bool, went_out: bool, bonuses: Bonuses) -> int:
     """The further bonuses of R-ITAL-10 for a side with ``natural`` and ``mixed`` canastas (its canasta of
     deuces, if any, not among them): the larger five-canasta bonus it qualifies for, the ten-canasta
@@ -123,5 +132,5 @@ def italian_bonuses(natural: int, mixed: int, deuce_canasta: bool, went_out: boo
 _ITALIAN_BONUSES = Bonuses(going_out=300, concealed=0, five_canastas_one_mixed=1000, five_natural_canastas=2000,
                            ten_canastas=2000, deuce_canasta=3000)
 
-__all__ = ["can_go_out_italian", "can_go_out_before_initial", "max_natural_points", "italian_bonuses",
+__all__ = ["can_go_out_italian", "can_go_out_before_initial", "max_natural_points", "italian_bonuses", "can_go_out_for",
            "DEUCE_CANASTA"]

@@ -450,3 +450,32 @@ def test_a_record_with_a_deuce_meld_round_trips_R_ITAL_6() -> None:
     assert format_record(again) == text
     end = format_position(state)
     assert format_position(parse_position(end)) == end
+
+
+# ------------------------------------------------------------------ bots and the hint
+def test_the_rules_of_thumb_bot_knows_the_italian_rules_R_ITAL_4_R_ITAL_6_R_ITAL_7() -> None:
+    """The rules-of-thumb bot reads the pile as always frozen (R-ITAL-4), melds its deuces when it holds three
+    or more (R-ITAL-6), and opens with naturals only (R-ITAL-7)."""
+    from canasta_tutor.bots.rules_of_thumb import decide, next_player_waiting
+    from canasta_tutor.observer import observe
+
+    pack = position(*_PACK)
+    obs = observe(pack, pack.turn)
+    assert obs.frozen_for(0) and obs.frozen_for(1) and not next_player_waiting(obs)
+    assert decide(obs)[0] == parse_action("take K K K")
+    deuces = position(*_DEUCES)
+    action, principles = decide(observe(deuces, deuces.turn))
+    assert action == parse_action("meld 2 2 2") and "P-BUILD-CANASTA" in principles
+    opening = position(*_OPEN)
+    action, _ = decide(observe(opening, opening.turn))
+    assert action in opening.legal_actions() and action[0] == "meld" and action[3:] == (0, 0)
+
+
+def test_the_hint_facts_name_the_italian_pile_R_ITAL_4() -> None:
+    """The hint's facts say that the Italian pack is always frozen, citing R-ITAL-4."""
+    from canasta_tutor.hint import explain_move
+    from canasta_tutor.observer import observe
+
+    pack = position(*_PACK)
+    sentences = explain_move(observe(pack, pack.turn), parse_action("take K K K"))
+    assert any("R-ITAL-4" in s and "always frozen" in s for s in sentences), sentences
