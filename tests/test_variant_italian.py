@@ -479,3 +479,27 @@ def test_the_hint_facts_name_the_italian_pile_R_ITAL_4() -> None:
     pack = position(*_PACK)
     sentences = explain_move(observe(pack, pack.turn), parse_action("take K K K"))
     assert any("R-ITAL-4" in s and "always frozen" in s for s in sentences), sentences
+
+
+# ------------------------------------------------------------------ the table
+def test_the_table_melds_deuces_and_shows_them_like_any_rank_R_ITAL_6() -> None:
+    """R-ITAL-6 at the table: three deuces selected and Meld pressed make a meld of deuces, which the view
+    model shows like any rank (its kind and label '2'); a deuce selected and Add pressed joins it."""
+    from canasta_tutor.observer import observe
+    from canasta_tutor.tutor.session import TableSession
+    from canasta_tutor.tutor.view import build_view
+
+    session = TableSession(state=position(*_DEUCES), bots={})
+    deuces = [session.index_of(code) for code in ("2S", "2H", "2D")]
+    session.select(deuces)
+    out = session.press("meld")
+    assert "[" not in out[:2], out
+    state = session.state
+    assert len(state.melds[0][DEUCE][0]) == 3
+    view = build_view(observe(state, state.variant.seats.index("S")))
+    deuce_meld = next(m for m in view["melds"][0] if m["kind"] == "2")
+    assert deuce_meld["label"] == "2" and deuce_meld["name"] == "deuces" and len(deuce_meld["cards"]) == 3
+    assert view["pile"]["frozen_us"] and view["pile"]["frozen_all"] and "everyone" in view["pile"]["note"]
+    session.select([session.index_of("2C")])
+    out = session.press("add", "2")
+    assert len(state.melds[0][DEUCE][0]) == 4 and "[" not in out[:2], out

@@ -363,7 +363,8 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "top": pile[-1] if pile else None, "size": len(pile),
         "freezer": pile[obs.freeze_at] if frozen_all and obs.freeze_at < len(pile) - 1 else None,
         "top_sideways": frozen_all and obs.freeze_at == len(pile) - 1,
-        "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
+        # (Italian Canasta's pile is frozen for everyone at all times, R-ITAL-4)
+        "frozen_all": frozen_all or variant.pile_always_frozen, "frozen_us": obs.frozen_for(side),
         "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
     }
     pile_view["note"] = _pile_note(pile_view, not variant.partnerships)
