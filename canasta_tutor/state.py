@@ -584,15 +584,31 @@ class State:
         phase = self.phase
         if phase == MELD or phase == DRAW:
             if self.variant.deuce_melds:
-                # Italian Canasta: the structural candidates through the full check (no fast path)
-                check = self._check
-                return [a for a in self._candidates() if check(a) is None]
+                return self._legal_checked()
             return self._legal_meld() if phase == MELD else self._legal_draw()
         if phase == ANSWER:
             return [_YES, _NO]
         if phase == HAND_OVER:
             return [_DEAL]
         return []
+
+    def _legal_checked(self) -> list[Action]:
+        """Italian Canasta's listing: the structural candidates through the full check (the classic fast
+        paths do not know its deuce melds), the hand's counts and meld summary computed once."""
+        seat = self.turn
+        base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
+        out: list[Action] = []
+        for a in self._candidates():
+            verb = a[0]
+            if verb == "meld" or verb == "add":  # as _check, which leads these to _why_not_meld
+                if base is None:
+                    base = (list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]))
+                why = self._why_not_meld(seat, a, base)
+            else:
+                why = self._check(a)
+            if why is None:
+                out.append(a)
+        return out
 
     def _legal_draw(self) -> list[Action]:
         """Legal actions before drawing: draw, ask, the ways to take the pack, melds shown to
