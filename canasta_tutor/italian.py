@@ -87,20 +87,27 @@ def max_natural_points(c: Sequence[int], melds: Melds, opts: RuleOptions, keep: 
 
 
 def can_go_out_before_initial(c: Sequence[int], melds: Melds, opts: RuleOptions, allow_discard: bool,
-                              b3_on_table: int, canastas: int, pending: int, need: int) -> bool:
+                              b3_on_table: int, canastas: int, pending: int, need: int,
+                              deuce_melds: bool = True) -> bool:
     """Whether a side that has not reached its initial-meld minimum (``pending`` of ``need`` counted this
     turn) can still go out this turn: with no wild card melded (the one wild card held may be the
-    discard), or by first reaching the minimum with naturals and then melding the rest (R-ITAL-7)."""
+    discard), or by first reaching the minimum with naturals and then melding the rest (R-ITAL-7).
+    ``deuce_melds``: whether deuces may be melded as a rank (R-ITAL-6)."""
+    def out(cards: Sequence[int], discard: bool) -> bool:
+        if deuce_melds:
+            return can_go_out_italian(cards, melds, opts, discard, b3_on_table, canastas)
+        return can_go_out(cards, melds, opts, discard, b3_on_table, canastas)
+
     wilds = c[JOKER] + c[DEUCE]
     if not wilds:
-        return can_go_out_italian(c, melds, opts, allow_discard, b3_on_table, canastas)
+        return out(c, allow_discard)
     if wilds == 1 and allow_discard:
         cc = list(c)
         cc[JOKER] = cc[DEUCE] = 0
-        if can_go_out_italian(cc, melds, opts, False, b3_on_table, canastas):
+        if out(cc, False):
             return True
     if pending + max_natural_points(c, melds, opts, keep=0) >= need:
-        return can_go_out_italian(c, melds, opts, allow_discard, b3_on_table, canastas)
+        return out(c, allow_discard)
     return False
 
 

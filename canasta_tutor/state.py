@@ -549,13 +549,17 @@ class State:
         """:func:`~canasta_tutor.feasibility.can_go_out` for the variant played, for the side to play:
         ``pending`` is what the side has counted toward an initial meld it has not yet reached (-1: the
         side is down).  Italian Canasta asks :mod:`canasta_tutor.italian` (R-ITAL-6, R-ITAL-7, R-ITAL-8)."""
-        if not self.variant.deuce_melds:
+        variant = self.variant
+        if not (variant.deuce_melds or variant.initial_without_wilds):
             return can_go_out(counts, summary, self.options, allow_discard=allow_discard, b3_on_table=b3_on_table,
                               canastas=self.out_need)
-        if pending < 0:
+        if pending >= 0 and variant.initial_without_wilds:
+            return can_go_out_before_initial(counts, summary, self.options, allow_discard, b3_on_table, self.out_need,
+                                             pending, self.minimums[self.sides[self.turn]], variant.deuce_melds)
+        if variant.deuce_melds:
             return can_go_out_italian(counts, summary, self.options, allow_discard, b3_on_table, self.out_need)
-        return can_go_out_before_initial(counts, summary, self.options, allow_discard, b3_on_table, self.out_need,
-                                         pending, self.minimums[self.sides[self.turn]])
+        return can_go_out(counts, summary, self.options, allow_discard=allow_discard, b3_on_table=b3_on_table,
+                          canastas=self.out_need)
 
     def _meld_points(self, counts: list[int], summary: dict[int, tuple[int, int]], keep: int) -> int:
         """:func:`~canasta_tutor.feasibility.max_meld_points` toward a side's initial meld: naturals only
@@ -583,7 +587,7 @@ class State:
         """
         phase = self.phase
         if phase == MELD or phase == DRAW:
-            if self.variant.deuce_melds:
+            if self.variant.checked_listing:
                 return self._legal_checked()
             return self._legal_meld() if phase == MELD else self._legal_draw()
         if phase == ANSWER:
@@ -593,8 +597,9 @@ class State:
         return []
 
     def _legal_checked(self) -> list[Action]:
-        """Italian Canasta's listing: the structural candidates through the full check (the classic fast
-        paths do not know its deuce melds), the hand's counts and meld summary computed once."""
+        """The listing of a variant with ``checked_listing`` (Italian Canasta): the structural candidates
+        through the full check (the classic fast paths do not know its deuce melds and frozen pile), the
+        hand's counts and meld summary computed once."""
         seat = self.turn
         base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
         out: list[Action] = []
@@ -1333,7 +1338,7 @@ class State:
                            if j or d else ""))
             if j + d > opts.wild_cap(n):
                 return ("R-MELD-2", "That meld would hold too many wild cards")
-            if self.variant.deuce_melds:
+            if self.variant.deuce_melds or self.variant.initial_without_wilds:
                 why = self._italian_wild_refusal(side, k, j, d)
                 if why is not None:
                     return why
@@ -1357,7 +1362,7 @@ class State:
                 return ("R-ITAL-6", "A meld of deuces holds deuces only, never a joker")
             if counts[w] == 0:
                 return ("R-MELD-8", f"You hold no {KIND_SINGULAR[w]}")
-            if self.variant.deuce_melds:
+            if self.variant.deuce_melds or self.variant.initial_without_wilds:
                 why = self._italian_wild_refusal(side, k, int(w == JOKER), int(w == DEUCE and k != DEUCE))
                 if why is not None:
                     return why

@@ -127,6 +127,9 @@ class Variant:
     num_cards: int = field(init=False, compare=False, repr=False)
     #: whether seats play in sides of more than one (so a player may ask "partner, may I go out?")
     partnerships: bool = field(init=False, compare=False, repr=False)
+    #: whether the engine lists legal actions through its full check, because its fast listing knows only
+    #: the classic melds and freezes (set for the fields of Italian Canasta; a variant may add its own)
+    checked_listing: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.players or len(self.sides) != self.players or len(set(self.seats)) != self.players:
@@ -144,6 +147,7 @@ class Variant:
         sets(self, "next_seats", tuple((s + 1) % self.players for s in range(self.players)))
         sets(self, "num_cards", 52 * self.packs + self.jokers)
         sets(self, "partnerships", n_sides < self.players)
+        sets(self, "checked_listing", self.deuce_melds or self.pile_always_frozen or self.initial_without_wilds)
         if self.pile_start not in ("upcard", "count"):
             raise ValueError(f"variant {self.name!r}: pile_start is 'upcard' or 'count', not {self.pile_start!r}")
 

@@ -547,3 +547,14 @@ def test_no_legal_move_leads_to_a_dead_end_R_ITAL_6_R_ITAL_7_R_ITAL_8() -> None:
             else:
                 state.apply(rng.choice(keen if keen and rng.random() < 0.7 else choices))
     assert checked > 500
+
+
+def test_the_italian_fields_default_to_the_classic_game_R_ITAL_4_R_ITAL_6_R_ITAL_7() -> None:
+    """The Variant fields for R-ITAL-3, 4, 6, 7 and 10 default to the classic behaviour, so every other variant
+    keeps the classic fast listing; Italian Canasta sets them all."""
+    from canasta_tutor.variants import VARIANTS
+
+    for name, v in VARIANTS.items():
+        fields = (v.deuce_melds, v.pile_always_frozen, v.initial_without_wilds, v.pile_start != "upcard",
+                  v.checked_listing, bool(v.bonuses.deuce_canasta or v.bonuses.ten_canastas))
+        assert fields == ((True,) * 6 if name == "italian" else (False,) * 6), name
