@@ -500,6 +500,11 @@ def test_the_table_melds_deuces_and_shows_them_like_any_rank_R_ITAL_6() -> None:
     deuce_meld = next(m for m in view["melds"][0] if m["kind"] == "2")
     assert deuce_meld["label"] == "2" and deuce_meld["name"] == "deuces" and len(deuce_meld["cards"]) == 3
     assert view["pile"]["frozen_us"] and view["pile"]["frozen_all"] and "everyone" in view["pile"]["note"]
+    # the cards laid face down under the upcard (R-ITAL-3) are never shown crosswise as the freezing card
+    for seed in range(8):
+        dealt = Game(variant="italian").new_initial_state(seed=seed)
+        pile_view = build_view(observe(dealt, dealt.turn))["pile"]
+        assert pile_view["freezer"] is None and not pile_view["top_sideways"] and pile_view["frozen_all"]
     session.select([session.index_of("2C")])
     out = session.press("add", "2")
     assert len(state.melds[0][DEUCE][0]) == 4 and "[" not in out[:2], out
