@@ -14,12 +14,14 @@ joker) and ``3`` (a black three).  Parsing also accepts lower case, ``10`` for
                                side's meld of kings
 ``meld K K JK``                ``("meld", K, 2, 1, 0)``
 ``add K`` / ``add JK to K``    ``("add", K, K)`` / ``("add", K, JOKER)``
+``meld 2 2 2``, ``add 2``      a meld of deuces and a deuce added to it (Italian
+                               Canasta; the classic engine refuses them)
 ``discard 7``                  ``("discard", 7's kind)``
 ``ask``, ``yes``, ``no``,      the one-word actions
 ``pass``, ``deal``
 =============================  ==============================================
 
->>> from canasta_tutor.cards import parse_kind
+>>> from canasta_tutor.cards import DEUCE, parse_kind
 >>> K = parse_kind("K")
 >>> parse_action("take K K K") == ("take", K, 2, 0, 0)
 True
@@ -29,6 +31,8 @@ True
 'meld K K 2'
 >>> format_action(parse_action("add joker to k"))
 'add JK to K'
+>>> format_action(parse_action("meld 2 2 2")), format_action(("add", DEUCE, DEUCE))
+('meld 2 2 2', 'add 2')
 
 Parsing checks the *shape* of an action, not whether it is legal; that is the
 engine's job (:meth:`State.explain <canasta_tutor.state.State.explain>`).
@@ -137,9 +141,10 @@ def format_action(a: Action) -> str:
         k = _check_kind(a[1])
         n, j, d = (_check_count(x) for x in a[2:])
         if verb == "meld":
-            if k in WILD_KINDS or n == 0:
+            if (k in WILD_KINDS or n == 0) and not (k == DEUCE and n and not j and not d):
                 raise NotationError(f"{a!r} cannot be written: a meld is named by its natural cards")
-            tokens = [_TOKEN[k]] * n
+            tokens = [_TOKEN[k]] * n  # a meld of deuces (Italian Canasta, R-ITAL-6) is 'meld 2 2 2'
+
         else:
             if (k == JOKER and j) or (k == DEUCE and d):
                 raise NotationError(f"{a!r} cannot be written: its wild cards would read as naturals")
@@ -203,6 +208,8 @@ def parse_action(text: str) -> Action:
             raise NotationError(f"{text!r}: name the cards of the meld, like 'meld K K K'")
         kinds = [_kind(t, text) for t in rest]
         ranks = list(dict.fromkeys(x for x in kinds if x not in WILD_KINDS))
+        if all(x == DEUCE for x in kinds):
+            return ("meld", DEUCE, len(kinds), 0, 0)  # deuces as a rank of their own (Italian Canasta)
         if not ranks:
             raise NotationError(f"{text!r}: a meld needs natural cards of its rank; wild cards are never "
                                 "melded alone")

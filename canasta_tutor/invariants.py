@@ -61,6 +61,7 @@ def _value_of_code(code: str) -> int:
 
 _VALUE = tuple(_value_of_code(c) for c in ALL_CARD_CODES)
 _IS_WILD_CODE = tuple(c == "JK" or c[0] == "2" for c in ALL_CARD_CODES)
+_IS_DEUCE_CODE = tuple(c[0] == "2" for c in ALL_CARD_CODES)
 _IS_RED3_CODE = tuple(c[0] == "3" and c[1] in "HD" for c in ALL_CARD_CODES)
 CARD_CODE = ALL_CARD_CODES  # every variant's card ids (classic 0..107)
 
@@ -130,6 +131,13 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     for side in range(variant.n_sides):
         sname = side_names[side]
         for k, (nat, wild) in state.melds[side].items():
+            if k == DEUCE and variant.deuce_melds:
+                # a meld of deuces: three or more deuces and nothing else (R-ITAL-6), never in the initial meld
+                if wild or len(nat) < 3 or any(not _IS_DEUCE_CODE[c] for c in nat):
+                    v.append(f"{sname} meld of deuces holds {len(nat)} cards and {len(wild)} others (R-ITAL-6)")
+                if playing and not state.initial[side]:
+                    v.append(f"{sname} has a meld of deuces but no initial meld (R-ITAL-7)")
+                continue
             if k in (JOKER, DEUCE, RED_THREE) or not 0 <= k < NUM_KINDS:
                 v.append(f"{sname} has a meld of {KIND_NAMES[k] if 0 <= k < NUM_KINDS else k} (R-MELD-3, R-RED-1)")
                 continue
@@ -261,7 +269,9 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
     if state.went_out != out:
         v.append(f"went_out is {state.went_out}, but the empty hand is {out} (R-OUT-1)")
     if out is not None:
-        canastas = sum(1 for n, w in state.melds[sides[out]].values() if len(n) >= 4 and len(n) + len(w) >= 7)
+        # a canasta of deuces does not count for going out (R-ITAL-8)
+        canastas = sum(1 for k, (n, w) in state.melds[sides[out]].items()
+                       if len(n) >= 4 and len(n) + len(w) >= 7 and not (k == DEUCE and variant.deuce_melds))
         if canastas < variant.canastas_to_go_out:
             v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
                      f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
@@ -277,10 +287,29 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
         melds = state.melds[side]
         melded = 0
         bonus = 0
-        for nat, wild in melds.values():
+        natural = mixed = 0
+        deuce_canasta = False
+        went = out is not None and sides[out] == side
+        for k, (nat, wild) in melds.items():
             melded += sum(_VALUE[c] for c in nat) + sum(_VALUE[c] for c in wild)
             if len(nat) >= 4 and len(nat) + len(wild) >= 7:
-                bonus += bonuses.mixed_canasta if wild else bonuses.natural_canasta
+                if k == DEUCE and variant.deuce_melds:
+                    # R-ITAL-10: 3,000 for the side that went out, no bonus at all for the other
+                    deuce_canasta = True
+                    bonus += bonuses.deuce_canasta if went else 0
+                elif wild:
+                    mixed += 1
+                    bonus += bonuses.mixed_canasta
+                else:
+                    natural += 1
+                    bonus += bonuses.natural_canasta
+        # R-ITAL-10: five canastas (four natural, one mixed; or five natural: the larger), ten of any kind
+        if natural >= 5:
+            bonus += bonuses.five_natural_canastas
+        elif natural >= 4 and natural + mixed >= 5:
+            bonus += bonuses.five_canastas_one_mixed
+        if natural + mixed + deuce_canasta >= 10:
+            bonus += bonuses.ten_canastas
         red = bonuses.red_threes[len(state.red3[side])]  # classic 100 each, 800 for four (R-RED-4; R-SIX-5)
         if not melds:
             red = -red

@@ -246,7 +246,7 @@ class Observation:
 
     def frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen against ``side`` (R-FRZ-1..3)."""
-        return self.freeze_at >= 0 or not self.initial[side]
+        return self.freeze_at >= 0 or not self.initial[side] or self.variant.pile_always_frozen
 
 
 #: The public fields of an observation, in order.

@@ -449,7 +449,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                 if start < 0:
                     raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
                 mark = " ".join(part[start + 1:-1].lower().split())
-                if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed"):
+                if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed",
+                                "canasta of deuces"):
                     raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
                 part = part[:start].strip()
@@ -627,6 +628,17 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -
     text = " ".join(ALL_CARD_CODES[c] for c in cards)
     if any(k == RED_THREE for k in kinds):
         raise ImpossiblePositionError(f"meld {text!r}: red threes are never melded", line, field)
+    if not naturals and state.variant.deuce_melds and all(k == DEUCE for k in kinds):
+        # a meld of deuces, a rank of its own in Italian Canasta (R-ITAL-6)
+        if len(cards) < 3:
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of deuces needs three of them", line, field)
+        if DEUCE in state.melds[side]:
+            raise ImpossiblePositionError("two melds of deuces for one side", line, field)
+        if mark and ("mixed" in mark or ("canasta" in mark and len(cards) < 7) or mark == "natural canasta"):
+            raise ImpossiblePositionError(f"meld {text!r}: mark a canasta of seven deuces '(canasta of deuces)'",
+                                          line, field)
+        state.melds[side][DEUCE] = [cards, []]
+        return
     if not naturals:
         raise ImpossiblePositionError(f"meld {text!r}: wild cards can't be melded alone", line, field)
     kind = CARD_KIND[naturals[0]]
@@ -727,9 +739,10 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
             fail("black threes are melded only when going out, so they can't be on the table "
                  + ("in the draw phase" if s == side and phase != MELD else "while the hand goes on"),
                  f"melds {side_names[s].lower()}")
-    # the pile: a red three can only be the upcard (or in the chain of upcards) at the bottom
+    # the pile: a red three can only be the upcard (or in the chain of upcards) at the bottom; in Italian
+    # Canasta the cards laid face down under the upcard may hold red threes too (R-ITAL-3)
     chain = _CHAIN[opts.upcard_chain]
-    for i, c in enumerate(state.pile):
+    for i, c in enumerate(state.pile if variant.pile_start == "upcard" else ()):
         if CARD_KIND[c] == RED_THREE and any(CARD_KIND[x] not in chain for x in state.pile[:i]):
             fail(f"{ALL_CARD_CODES[c]} in the middle of the pile: a red three is never discarded, it can only "
                  "be turned up at the bottom when the pack is started", "pile")
@@ -889,7 +902,9 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)
             text = _cards_text(cards)
-            if is_canasta(len(nat), len(wild)):
+            if kind == DEUCE and is_canasta(len(nat), len(wild)):
+                text += " (canasta of deuces)"  # R-ITAL-6
+            elif is_canasta(len(nat), len(wild)):
                 text += " (mixed canasta)" if wild else " (natural canasta)"
             parts.append(text)
         if parts:

@@ -13,7 +13,7 @@ JSON form (the command line's ``--json`` output, events, widgets).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -22,7 +22,9 @@ class SideScore:
     """One side's score for a hand: the bonuses, the card points, and the total.
 
     ``red_threes`` is negative when the side melded nothing; ``in_hand`` is the
-    (negative) value of the cards left in the partners' hands.
+    (negative) value of the cards left in the partners' hands.  ``extra_bonuses`` holds a
+    variant's further bonuses (Italian Canasta's five and ten canastas and canasta of deuces,
+    R-ITAL-10); it is 0 in the classic game and left out of the JSON form when 0.
     """
 
     natural_canastas: int
@@ -33,10 +35,14 @@ class SideScore:
     melded: int
     in_hand: int
     total: int
+    extra_bonuses: int = field(default=0, repr=False)  # repr as before: the engine pins digest reprs
 
     def to_dict(self) -> dict[str, int]:
-        """The JSON form, keys in field order."""
-        return asdict(self)
+        """The JSON form, keys in field order (``extra_bonuses`` only when it is not 0)."""
+        data = asdict(self)
+        if not self.extra_bonuses:
+            del data["extra_bonuses"]
+        return data
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ from .cards import (
 )
 from .errors import IllegalActionError
 from .feasibility import can_go_out, max_meld_points
+from .italian import DEUCE_CANASTA, can_go_out_before_initial, can_go_out_italian, italian_bonuses, max_natural_points
 from .options import RuleOptions
 from .scoring import HandResult, SideScore
 from .variants import CLASSIC, Variant
@@ -347,14 +348,44 @@ class State:
         self.concealed = False
         self.stock_emptied = False
         chain = _CHAIN_KINDS[self.options.upcard_chain]
-        while True:
-            card = self.stock.pop()
-            self.pile.append(card)
-            self._freeze_if_needed(card, upcard=True)
-            if CARD_KIND[card] not in chain or not self.stock:
-                break
+        if variant.pile_start == "count":
+            self._start_pile_by_count(chain)
+        else:
+            while True:
+                card = self.stock.pop()
+                self.pile.append(card)
+                self._freeze_if_needed(card, upcard=True)
+                if CARD_KIND[card] not in chain or not self.stock:
+                    break
         self.turn = (self.dealer + 1) % players
         self._start_turn()
+
+    def _start_pile_by_count(self, chain: frozenset[int]) -> None:
+        """Italian Canasta's start of the pile (R-ITAL-3, ruling 10): every player, from the dealer's left,
+        lays out the red threes dealt and draws their replacements (R-RED-1); then the upcard chain of
+        R-DEAL-5 is turned, and as many stock cards as the count of the card that ends it go under it.
+        Bottom to top the pile is: the cards laid face down, the chain, its last card on top."""
+        players = self.variant.players
+        for i in range(1, players + 1):
+            seat = (self.dealer + i) % players
+            self.first_turn_done[seat] = True  # the red threes of the deal are settled here
+            reds = self.hands[seat][RED_THREE]
+            while reds:
+                self.red3[self.sides[seat]].append(reds.pop())
+                self.hand_size[seat] -= 1
+                if not self._draw_card(seat):  # pragma: no cover - 102 stock cards are never used up here
+                    return
+        turned: list[int] = []
+        while self.stock:
+            card = self.stock.pop()
+            turned.append(card)
+            if CARD_KIND[card] not in chain:
+                break
+        count = KIND_VALUES[CARD_KIND[turned[-1]]] if turned else 0
+        under = [self.stock.pop() for _ in range(min(count, len(self.stock)))]
+        for card in under + turned:
+            self.pile.append(card)
+            self._freeze_if_needed(card, upcard=True)
 
     def _freeze_if_needed(self, card: int, upcard: bool = False) -> None:
         if self.freeze_at >= 0:
@@ -454,7 +485,7 @@ class State:
 
     def frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen against a side (R-FRZ-1, R-FRZ-2, R-FRZ-3)."""
-        return self.freeze_at >= 0 or not self.initial[side]
+        return self.freeze_at >= 0 or not self.initial[side] or self.variant.pile_always_frozen
 
     @property
     def final_totals(self) -> tuple[int, ...]:
@@ -488,13 +519,19 @@ class State:
         return any(is_canasta(len(m[0]), len(m[1])) for m in self.melds[side].values())
 
     def side_canastas(self, side: int) -> int:
-        """How many canastas a side has on the table."""
-        return sum(1 for m in self.melds[side].values() if is_canasta(len(m[0]), len(m[1])))
+        """How many canastas a side has on the table (in Italian Canasta not counting a canasta of
+        deuces, which does not count for going out, R-ITAL-8)."""
+        n = sum(1 for m in self.melds[side].values() if is_canasta(len(m[0]), len(m[1])))
+        if self.variant.deuce_melds and len(self.melds[side].get(DEUCE, ((),))[0]) >= DEUCE_CANASTA:
+            n -= 1
+        return n
 
     def _enough_canastas(self, summary: dict[int, tuple[int, int]]) -> bool:
         """Whether melds given as ``{kind: (naturals, wilds)}`` hold the canastas going out needs."""
         if self.out_need == 1:
             return any(is_canasta(nn, ww) for nn, ww in summary.values())
+        if self.variant.deuce_melds:  # a canasta of deuces does not count (R-ITAL-8)
+            return sum(1 for k, (nn, ww) in summary.items() if k != DEUCE and is_canasta(nn, ww)) >= self.out_need
         return sum(1 for nn, ww in summary.values() if is_canasta(nn, ww)) >= self.out_need
 
     def _out_lack(self, classic_rule: str = "R-OUT-1") -> tuple[str, str]:
@@ -503,8 +540,33 @@ class State:
         if self.out_need == 1:
             return (classic_rule, "your side has no canasta")
         alone = not self.ask_ok
+        deuces = " (a canasta of deuces does not count)" if self.variant.deuce_melds else ""
         return (self.variant.go_out_rule, f"{'you have' if alone else 'your side has'} fewer than "
-                f"{_NUMBER_WORDS[self.out_need]} canastas")
+                f"{_NUMBER_WORDS[self.out_need]} canastas{deuces}")
+
+    def _can_out(self, counts: list[int], summary: dict[int, tuple[int, int]], allow_discard: bool = True,
+                 b3_on_table: int = 0, pending: int = -1) -> bool:
+        """:func:`~canasta_tutor.feasibility.can_go_out` for the variant played, for the side to play:
+        ``pending`` is what the side has counted toward an initial meld it has not yet reached (-1: the
+        side is down).  Italian Canasta asks :mod:`canasta_tutor.italian` (R-ITAL-6, R-ITAL-7, R-ITAL-8)."""
+        variant = self.variant
+        if not (variant.deuce_melds or variant.initial_without_wilds):
+            return can_go_out(counts, summary, self.options, allow_discard=allow_discard, b3_on_table=b3_on_table,
+                              canastas=self.out_need)
+        if pending >= 0 and variant.initial_without_wilds:
+            return can_go_out_before_initial(counts, summary, self.options, allow_discard, b3_on_table, self.out_need,
+                                             pending, self.minimums[self.sides[self.turn]], variant.deuce_melds)
+        if variant.deuce_melds:
+            return can_go_out_italian(counts, summary, self.options, allow_discard, b3_on_table, self.out_need)
+        return can_go_out(counts, summary, self.options, allow_discard=allow_discard, b3_on_table=b3_on_table,
+                          canastas=self.out_need)
+
+    def _meld_points(self, counts: list[int], summary: dict[int, tuple[int, int]], keep: int) -> int:
+        """:func:`~canasta_tutor.feasibility.max_meld_points` toward a side's initial meld: naturals only
+        when the variant's initial meld holds no wild card (R-ITAL-7)."""
+        if self.variant.initial_without_wilds:
+            return max_natural_points(counts, summary, self.options, keep=keep)
+        return max_meld_points(counts, summary, self.options, keep=keep)
 
     def side_can_go_out(self, side: int) -> bool:
         """Whether a side has the canastas going out needs (one, or two in some variants: R-OUT-1,
@@ -524,15 +586,34 @@ class State:
         skipped (tests/test_legal_fast.py holds the two to each other).
         """
         phase = self.phase
-        if phase == MELD:
-            return self._legal_meld()
-        if phase == DRAW:
-            return self._legal_draw()
+        if phase == MELD or phase == DRAW:
+            if self.variant.checked_listing:
+                return self._legal_checked()
+            return self._legal_meld() if phase == MELD else self._legal_draw()
         if phase == ANSWER:
             return [_YES, _NO]
         if phase == HAND_OVER:
             return [_DEAL]
         return []
+
+    def _legal_checked(self) -> list[Action]:
+        """The listing of a variant with ``checked_listing`` (Italian Canasta): the structural candidates
+        through the full check (the classic fast paths do not know its deuce melds and frozen pile), the
+        hand's counts and meld summary computed once."""
+        seat = self.turn
+        base: tuple[list[int], dict[int, tuple[int, int]]] | None = None
+        out: list[Action] = []
+        for a in self._candidates():
+            verb = a[0]
+            if verb == "meld" or verb == "add":  # as _check, which leads these to _why_not_meld
+                if base is None:
+                    base = (list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]))
+                why = self._why_not_meld(seat, a, base)
+            else:
+                why = self._check(a)
+            if why is None:
+                out.append(a)
+        return out
 
     def _legal_draw(self) -> list[Action]:
         """Legal actions before drawing: draw, ask, the ways to take the pack, melds shown to
@@ -544,8 +625,8 @@ class State:
         if not self.shown:
             if self.stock:
                 out.append(_DRAW_ACTION)
-                if not self.asked and self.ask_ok:
-                    # R-ASK-1: only with no lone natural, going out without a discard
+                if not self.asked and self.ask_ok and self.draw_n == 1:
+                    # R-ASK-1: only with no lone natural, going out without a discard (and a draw of one)
                     melds = self.melds[side]
                     for k in _NATURAL_RANGE:
                         if len(hand[k]) == 1 and k not in melds:
@@ -756,6 +837,12 @@ class State:
             return out
         # MELD phase
         self._meld_candidates(hand, melds, out, exclude=-1)
+        if self.variant.deuce_melds:  # deuces as a rank of their own (R-ITAL-6)
+            if DEUCE in melds:
+                if hand[DEUCE]:
+                    out.append(_ADD_DEUCE)
+            elif len(hand[DEUCE]) >= 3:
+                out.append(_MELD_DEUCES)
         for k in range(NUM_KINDS - 1):
             if hand[k]:
                 out.append(_DISCARDS[k])
@@ -874,8 +961,8 @@ class State:
             return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
                                       ("discard", 0))
         side = self.sides[seat]
-        if not can_go_out(self.hand_counts(seat), self.meld_summary(side), self.options, b3_on_table=self.b3_melded,
-                          canastas=self.out_need):
+        if not self._can_out(self.hand_counts(seat), self.meld_summary(side), b3_on_table=self.b3_melded,
+                             pending=-1 if self.initial[side] else self.pending):
             if not self.side_can_go_out(side):
                 rule, lack = self._out_lack()
                 them = "one" if self.out_need == 1 else "them"
@@ -968,17 +1055,21 @@ class State:
             if not self.stock:
                 return ("R-ASK-1", "You can ask before drawing only when you could go out after drawing; "
                         "the stock is empty")
-            ok = self._lone_naturals(seat) == 0 and can_go_out(
-                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), self.options,
-                allow_discard=False, canastas=self.out_need)
+            if self.draw_n > 1:
+                # no hand is sure to go out whatever two cards the draw brings: ask after drawing
+                return ("R-ASK-1", f"You draw {_NUMBER_WORDS[self.draw_n]} cards, so no hand is sure to go out "
+                        "before the draw: ask after drawing")
+            ok = self._lone_naturals(seat) == 0 and self._can_out(
+                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), allow_discard=False,
+                pending=-1 if self.initial[self.sides[seat]] else self.pending)
         else:
             if self.took_pack:
                 return ("R-ASK-4", "You can't ask after taking the pack")
             if self.melded_turn:
                 return ("R-ASK-4", "You can't ask after melding this turn")
-            ok = self._lone_naturals(seat) <= 1 and can_go_out(
-                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]), self.options,
-                canastas=self.out_need)
+            ok = self._lone_naturals(seat) <= 1 and self._can_out(
+                list(map(len, self.hands[seat])), self.meld_summary(self.sides[seat]),
+                pending=-1 if self.initial[self.sides[seat]] else self.pending)
         if not ok:
             needed = "a canasta" if self.out_need == 1 else f"{self.out_need} canastas"
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld "
@@ -1005,6 +1096,8 @@ class State:
         return lone
 
     def _frozen_reason(self, side: int) -> str:
+        if self.variant.pile_always_frozen:
+            return "in Italian Canasta the pile is always frozen"
         if self.freeze_at >= 0:
             card = self.pile[self.freeze_at]
             return f"it is frozen ({format_card(card, glyphs=True)} inside)"
@@ -1031,14 +1124,19 @@ class State:
             return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
         melds = self.melds[side]
         cap = self.options.wild_cap
-        if not self.initial[side] or self.freeze_at >= 0:
+        always = self.variant.pile_always_frozen
+        if not self.initial[side] or self.freeze_at >= 0 or always:
+            frozen_rule = "R-ITAL-4" if always else "R-PACK-4"
             if n < 2:
-                return ("R-PACK-4", f"You can't take the pack: {self._frozen_reason(side)}, so you need a "
+                return (frozen_rule, f"You can't take the pack: {self._frozen_reason(side)}, so you need a "
                         f"natural pair of {KIND_NAMES[top]}; {_holding(hand, top)}")
             if self.initial[side]:
                 if (n, j, d) != (2, 0, 0):
-                    return ("R-PACK-4", "Take a frozen pack with just the natural pair; add more cards after")
+                    return (frozen_rule, "Take a frozen pack with just the natural pair; add more cards after")
             else:
+                if (j or d) and self.variant.initial_without_wilds:
+                    return ("R-ITAL-7", "Your side's initial meld may hold no wild card: take the pack with "
+                            "naturals only")
                 if j + d > cap(n + 1):
                     return ("R-MELD-2", "That meld would hold too many wild cards")
                 pts = (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
@@ -1106,11 +1204,10 @@ class State:
             return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one to hold")
         if left == 1 or self.must_out:
             if same_out is None:
-                can_out = can_go_out(counts, summary, self.options, b3_on_table=b3_on_table, canastas=self.out_need)
+                can_out = self._can_out(counts, summary, b3_on_table=b3_on_table)
             else:
                 if not same_out:
-                    same_out.append(can_go_out(counts, summary, self.options, b3_on_table=b3_on_table,
-                                               canastas=self.out_need))
+                    same_out.append(self._can_out(counts, summary, b3_on_table=b3_on_table))
                 can_out = same_out[0]
             if not can_out:
                 if self.must_out:
@@ -1213,7 +1310,7 @@ class State:
             _, k, n, j, d = a
             if k == RED_THREE:
                 return ("R-RED-1", "Red threes are laid out, never melded")
-            if k == DEUCE or k == JOKER:
+            if k == JOKER or (k == DEUCE and not self.variant.deuce_melds):
                 return ("R-MELD-3", "Wild cards can't be melded on their own")
             if k in melds:
                 return ("R-MELD-7", f"Your side already has a meld of {KIND_NAMES[k]}: add to it instead")
@@ -1222,6 +1319,12 @@ class State:
                     if j or d:
                         return ("R-MELD-4", "Black threes are melded without wild cards")
                     return ("R-MELD-4", "Meld three black threes (add a fourth after)")
+            elif k == DEUCE:
+                if j:
+                    return ("R-ITAL-6", "A meld of deuces holds deuces only, never a joker")
+                if (n, d) != (3, 0):
+                    return ("R-ITAL-6", "Start a meld of deuces with three deuces (meld 2 2 2), then add them "
+                            "one at a time")
             elif n < 2 or n + j + d != 3:
                 if n + j + d < 3:
                     return ("R-MELD-1", "A meld needs at least three cards")
@@ -1235,6 +1338,10 @@ class State:
                            if j or d else ""))
             if j + d > opts.wild_cap(n):
                 return ("R-MELD-2", "That meld would hold too many wild cards")
+            if self.variant.deuce_melds or self.variant.initial_without_wilds:
+                why = self._italian_wild_refusal(side, k, j, d)
+                if why is not None:
+                    return why
             counts[k] -= n
             counts[JOKER] -= j
             counts[DEUCE] -= d
@@ -1251,8 +1358,14 @@ class State:
                 return ("R-MELD-8", f"Your side has no meld of {KIND_NAMES[k]} to add to")
             if w != k and w != JOKER and w != DEUCE:
                 return ("R-MELD-1", f"A {KIND_SINGULAR[w]} doesn't belong in a meld of {KIND_NAMES[k]}")
+            if k == DEUCE and w != DEUCE:
+                return ("R-ITAL-6", "A meld of deuces holds deuces only, never a joker")
             if counts[w] == 0:
                 return ("R-MELD-8", f"You hold no {KIND_SINGULAR[w]}")
+            if self.variant.deuce_melds or self.variant.initial_without_wilds:
+                why = self._italian_wild_refusal(side, k, int(w == JOKER), int(w == DEUCE and k != DEUCE))
+                if why is not None:
+                    return why
             nat, wild = summary[k]
             if k == BLACK_THREE:
                 if w != BLACK_THREE:
@@ -1282,15 +1395,15 @@ class State:
             # come into the hand too
             rest_kinds = [CARD_KIND[c] for c in self.pile[:-1] if CARD_KIND[c] != RED_THREE]
             rest = len(rest_kinds)
-            best = max_meld_points(cc, summary, opts, keep=max(0, 2 - rest))
+            best = self._meld_points(cc, summary, keep=max(0, 2 - rest))
             if pending + best >= need and left + rest >= 4:
                 return None
-            loose = max_meld_points(cc, summary, opts, keep=max(0, 1 - rest))
+            loose = self._meld_points(cc, summary, keep=max(0, 1 - rest))
             if pending + loose >= need:
                 after = cc[:]
                 for kind in rest_kinds:
                     after[kind] += 1
-                if self.answer is not False and can_go_out(after, summary, opts, canastas=self.out_need):
+                if self.answer is not False and self._can_out(after, summary):
                     return None  # the turn can end by going out
             if pending + max(best, loose) < need:
                 return ("R-PACK-5", f"After this your melds and the pack's top card could count at most "
@@ -1301,7 +1414,9 @@ class State:
             # must go out this very turn
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if not can_go_out(counts, summary, opts, b3_on_table=b3_on_table, canastas=self.out_need):
+            down = self.initial[side] or self.pending + points >= self.minimums[side]
+            if not self._can_out(counts, summary, b3_on_table=b3_on_table,
+                                 pending=-1 if down else self.pending + points):
                 return ("R-MELD-4", "Black threes can be melded only when you go out this turn, "
                         "and you could not go out after this")
         if not self.initial[side]:
@@ -1317,19 +1432,33 @@ class State:
                         return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
                     return None
                 cc = counts[:]
-                best = max_meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, opts, keep=2)
-                if pending + best < need and (self.answer is False or not can_go_out(
-                        counts, summary, opts, b3_on_table=b3_on_table, canastas=self.out_need)):
+                best = self._meld_points(cc, {kk: v for kk, v in summary.items() if kk != BLACK_THREE}, keep=2)
+                if pending + best < need and (self.answer is False or not self._can_out(
+                        counts, summary, b3_on_table=b3_on_table, pending=pending)):
                     return ("R-MIN-1", f"Your melds this turn would count at most {pending + best}; "
                             f"your side's initial meld needs {need}")
                 if self.answer is False and left <= 1:
                     return ("R-ASK-3", "Your partner said no, so you must keep a card to discard and one "
                             "to hold")
-                if self.must_out and not can_go_out(counts, summary, opts, b3_on_table=b3_on_table,
-                                                    canastas=self.out_need):
+                if self.must_out and not self._can_out(counts, summary, b3_on_table=b3_on_table, pending=pending):
                     return ("R-ASK-3", "You must go out this turn, and after this you could not")
                 return None
         return self._why_not_after(seat, counts, summary, left, b3_on_table=b3_on_table)
+
+    def _italian_wild_refusal(self, side: int, k: int, jokers: int, deuces: int) -> tuple[str, str] | None:
+        """Italian Canasta's limits on wild cards for a meld or an addition to the meld of ``k`` using
+        ``jokers`` and ``deuces`` as wild cards: none in a side's initial meld, where a meld of deuces
+        counts as wild cards (R-ITAL-7); no deuce as a wild card while the side's meld of deuces is
+        short of a canasta (R-ITAL-6)."""
+        if not self.initial[side] and (jokers or deuces or k == DEUCE) and self.variant.initial_without_wilds:
+            what = "a meld of deuces is made of wild cards" if k == DEUCE else "meld naturals only"
+            return ("R-ITAL-7", f"Your side's initial meld may hold no wild card: {what} until it reaches "
+                    f"the minimum of {self.minimums[side]}")
+        own = self.melds[side].get(DEUCE)
+        if deuces and own is not None and len(own[0]) < DEUCE_CANASTA:
+            return ("R-ITAL-6", f"Your side's meld of deuces has {len(own[0])} cards: until it is a canasta "
+                    "of seven, your deuces go there, not into other melds as wild cards")
+        return None
 
     def _why_not_discard(self, seat: int, k: int) -> tuple[str, str] | None:
         if self.phase != MELD:
@@ -1551,6 +1680,7 @@ class State:
         variant = self.variant
         bonuses = variant.bonuses
         went_side = None if self.went_out is None else self.sides[self.went_out]
+        deuce_melds = variant.deuce_melds
         for side in range(variant.n_sides):
             melds = self.melds[side]
             natural = mixed = 0
@@ -1562,6 +1692,11 @@ class State:
                         mixed += 1
                     else:
                         natural += 1
+            extra = 0
+            if deuce_melds:  # R-ITAL-10: the canasta of deuces earns only its own bonus, and five or ten canastas
+                deuce_canasta = len(melds.get(DEUCE, ((),))[0]) >= DEUCE_CANASTA
+                natural -= deuce_canasta
+                extra = italian_bonuses(natural, mixed, deuce_canasta, went_side == side, bonuses)
             red_value = bonuses.red_threes[len(self.red3[side])]
             if not melds:
                 red_value = -red_value
@@ -1572,7 +1707,8 @@ class State:
                 for kind_cards in self.hands[seat]:
                     for c in kind_cards:
                         in_hand += CARD_VALUE[c]
-            bonus = bonuses.natural_canasta * natural + bonuses.mixed_canasta * mixed + red_value + out + concealed
+            bonus = (bonuses.natural_canasta * natural + bonuses.mixed_canasta * mixed + red_value + out + concealed
+                     + extra)
             sides.append(SideScore(
                 natural_canastas=natural,
                 mixed_canastas=mixed,
@@ -1582,6 +1718,7 @@ class State:
                 melded=melded_points,
                 in_hand=-in_hand,
                 total=bonus + melded_points - in_hand,
+                extra_bonuses=extra,
             ))
         return HandResult(deal=self.deal_no,
                           went_out=None if self.went_out is None else variant.seats[self.went_out],
@@ -1647,6 +1784,8 @@ _ADD_SETS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
 _MELD_SETS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple(a for a, bit in zip(acts, (1, 2, 4), strict=True) if mask & bit) for mask in range(8))
     for acts in _MELDS)
+_MELD_DEUCES: Action = ("meld", DEUCE, 3, 0, 0)  # deuces as a rank of their own (R-ITAL-6)
+_ADD_DEUCE: Action = ("add", DEUCE, DEUCE)
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5}
 _CHAIN_KINDS = {

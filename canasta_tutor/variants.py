@@ -4,7 +4,7 @@ A :class:`Variant` is plain data: seats and sides, the deck, the deal, the draw,
 what going out needs, the initial-meld minimums, the bonuses and the game target.
 The :class:`~canasta_tutor.game.Game` carries one (``state.variant``); the engine
 asks it instead of assuming four seats.  The rule book gives each adaptation its
-own area of numbered rules (``TWO``, ``THREE``, ``SIX``).
+own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
 
 >>> CLASSIC.players, CLASSIC.seats, CLASSIC.side_names, CLASSIC.partners(2)
 (4, 'NESW', ('NS', 'EW'), (0,))
@@ -22,7 +22,7 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``).
 ...     get_variant("five-handed")
 ... except UnknownVariantError as e:
 ...     print(e)
-'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed
+'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -33,6 +33,9 @@ Choices made where the references disagree (rulings 7 to 9 of the rule book sett
 - six-handed: three sides of two partners sitting opposite (seats 0 and 3, 1 and 4, 2 and 5), not two
   sides of three; three packs with six jokers (162 cards); 13 cards; one card drawn; two canastas to
   go out; game 7,500 with the classic minimum table; five red threes 1,000 and six 1,200 (R-SIX-1..6).
+- italian: the book's rules R-ITAL-1..11 as rulings 10 to 14 settle them; where the book leaves a point
+  open the engine reads it as :mod:`canasta_tutor.italian` explains (a meld of deuces is made of wild
+  cards, so it is never part of the initial meld; the initial meld is the melding up to the minimum).
 - the draw for seats in a variant (the rule book's software note on the variants): the highest drawer
   sits South and plays first; the others, in the order of their cards, fill South's partners' seats,
   then each other side's seats in turn order (see :func:`canasta_tutor.game.seating_order`).
@@ -68,6 +71,14 @@ class Bonuses:
     going_out: int = 100
     concealed: int = 100
     red_threes: tuple[int, ...] = (0, 100, 200, 300, 800)
+    #: Italian Canasta's further bonuses at the end of a hand (R-ITAL-10); 0 where a variant has none.
+    #: Five canastas, four of them natural and one mixed (or more), or five natural: the larger one only.
+    five_canastas_one_mixed: int = 0
+    five_natural_canastas: int = 0
+    #: ten canastas of any kind, on top of the five-canasta bonus
+    ten_canastas: int = 0
+    #: a canasta of deuces, for the side that goes out only (in place of the R-CAN-2 bonus; R-ITAL-10)
+    deuce_canasta: int = 0
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,17 @@ class Variant:
     target: int = 5000
     #: the rule a refused go-out cites when the side lacks the canastas (R-OUT-1; R-TWO-5, R-SIX-4)
     go_out_rule: str = "R-OUT-1"
+    # Italian Canasta (R-ITAL); each default is the classic behaviour
+    #: deuces may also be melded as a rank of their own, a canasta at seven, that does not count for
+    #: going out; a side with an unfinished meld of deuces uses no deuce as a wild card (R-ITAL-6, R-ITAL-8)
+    deuce_melds: bool = False
+    #: the pile is frozen for everyone at all times (R-ITAL-4)
+    pile_always_frozen: bool = False
+    #: a side's initial meld may hold no wild card (R-ITAL-7)
+    initial_without_wilds: bool = False
+    #: how the pile is started: ``"upcard"`` (R-DEAL-4, R-DEAL-5) or ``"count"``: dealt red threes are laid
+    #: out and replaced first, then as many stock cards as the upcard's count go face down under it (R-ITAL-3)
+    pile_start: str = "upcard"
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -105,6 +127,9 @@ class Variant:
     num_cards: int = field(init=False, compare=False, repr=False)
     #: whether seats play in sides of more than one (so a player may ask "partner, may I go out?")
     partnerships: bool = field(init=False, compare=False, repr=False)
+    #: whether the engine lists legal actions through its full check, because its fast listing knows only
+    #: the classic melds and freezes (set for the fields of Italian Canasta; a variant may add its own)
+    checked_listing: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.players or len(self.sides) != self.players or len(set(self.seats)) != self.players:
@@ -122,6 +147,9 @@ class Variant:
         sets(self, "next_seats", tuple((s + 1) % self.players for s in range(self.players)))
         sets(self, "num_cards", 52 * self.packs + self.jokers)
         sets(self, "partnerships", n_sides < self.players)
+        sets(self, "checked_listing", self.deuce_melds or self.pile_always_frozen or self.initial_without_wilds)
+        if self.pile_start not in ("upcard", "count"):
+            raise ValueError(f"variant {self.name!r}: pile_start is 'upcard' or 'count', not {self.pile_start!r}")
 
     def side_of(self, seat: int) -> int:
         """The side (0..n_sides-1) a seat plays for."""
@@ -164,6 +192,15 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="six-handed", rule_area="SIX", players=6, seats="NEPSWQ", sides=(0, 1, 2, 0, 1, 2), packs=3,
                 jokers=6, hand_size=13, draw=1, canastas_to_go_out=2,
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500, go_out_rule="R-SIX-4"),
+        # Italian Canasta: the classic table with three packs, deuce melds and its own bonuses (R-ITAL-1..11)
+        Variant(name="italian", rule_area="ITAL", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
+                hand_size=15, draw=2, canastas_to_go_out=2,
+                minimum_bands=((0, 50), (1500, 90), (3000, 120), (5000, 160), (7500, 180), (10000, 200)),
+                bonuses=Bonuses(going_out=300, concealed=0, red_threes=(0, 100, 200, 300, 800, 1000, 1200),
+                                five_canastas_one_mixed=1000, five_natural_canastas=2000, ten_canastas=2000,
+                                deuce_canasta=3000),
+                target=12000, go_out_rule="R-ITAL-8", deuce_melds=True, pile_always_frozen=True,
+                initial_without_wilds=True, pile_start="count"),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]

@@ -10,9 +10,10 @@ Three layers:
 - the engine: seeded hands of each adaptation, played by a greedy random player, obey each rule at
   every step.
 
-The engine does not play Italian Canasta or Samba yet, so their rules are checked as data only: the
-figures, the arithmetic of the decks, the minimum bands, and ``PLANNED``, the table a variant description
-would hold, against the book now and against the software's ``italian`` and ``samba`` once it has them.
+Italian Canasta and Samba are checked here as data: the figures, the arithmetic of the decks, the minimum
+bands, and ``PLANNED``, the table a variant description would hold, against the book and against the
+software's ``italian`` and ``samba`` once it has them.  The engine plays Italian Canasta; its behaviour
+tests, one or more for each R-ITAL rule, are in tests/test_variant_italian.py.
 """
 
 from __future__ import annotations

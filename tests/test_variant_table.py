@@ -21,7 +21,7 @@ from canasta_tutor.tutor.view import build_view, side_order, table_positions
 from canasta_tutor.variants import UnknownVariantError, get_variant
 from canasta_tutor.widget import CanastaTable
 
-VARIANTS = ("two-handed", "three-handed", "six-handed")
+VARIANTS = ("two-handed", "three-handed", "six-handed", "italian")
 CLASSIC_KEYS = {"rev", "seat", "deal", "deal_label", "phase", "actor", "turn_text", "players", "hand", "labels",
                 "selected", "melds", "side_titles", "red3", "pile", "stock", "score", "result", "message",
                 "message_kind", "message_rule", "buttons", "answer_needed", "choose_meld", "log", "hint", "rule",

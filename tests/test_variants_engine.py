@@ -19,10 +19,10 @@ from canasta_tutor.selfplay import run_selfplay
 from canasta_tutor.state import SEATS, State
 from canasta_tutor.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
-NAMES = ("classic", "two-handed", "three-handed", "six-handed")
+NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian")
 
 
-def test_the_four_names() -> None:
+def test_the_variant_names() -> None:
     assert tuple(VARIANTS) == NAMES
     assert CLASSIC is get_variant("classic")
     assert get_variant(CLASSIC) is CLASSIC
@@ -540,7 +540,7 @@ def test_fast_listing_is_the_checked_candidates_in_order(name: str) -> None:
             hands += state.phase in ("hand_over", "game_over")
     assert states > 300
     assert {"draw", "take", "meld", "add", "discard", "deal"} <= verbs
-    assert ("ask" in verbs) == (name == "six-handed")
+    assert ("ask" in verbs) == (name in ("six-handed", "italian"))
 
 
 def test_two_handed_draw_meets_the_end_of_the_stock() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
-from ..feasibility import can_go_out
+from ..italian import can_go_out_for
 from ..observer import Observation, observe_compact
 from ..scoring import SideScore
 from ..state import GAME_OVER, HAND_OVER, State
@@ -86,8 +86,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
 def _asker_can_go_out(s: State) -> bool:
     asker = s.turn
     counts = [len(k) for k in s.hands[asker]]
-    return can_go_out(counts, s.meld_summary(s.sides[asker]), s.options, allow_discard=s.asked == 2,
-                      canastas=s.out_need)
+    return can_go_out_for(s.variant, counts, s.meld_summary(s.sides[asker]), s.options, allow_discard=s.asked == 2)
 
 
 def determinize_consistent(state: State, seat: int, rng: random.Random, tries: int = 300) -> State | None:

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
-from ..feasibility import can_go_out, max_meld_points
+from ..feasibility import max_meld_points
+from ..italian import DEUCE_CANASTA, can_go_out_for, max_natural_points
 from ..observer import Observation, opponent_seats
 
 _WILD = (DEUCE, JOKER)
@@ -36,7 +37,17 @@ def take_cost(a: tuple) -> tuple[int, int]:
 
 
 def side_canastas(v: Observation, side: int) -> int:
-    return sum(1 for m in v.meld_summary[side].values() if is_canasta(*m))
+    """A side's canastas that count for going out (in Italian Canasta not the canasta of deuces, R-ITAL-8)."""
+    melds = v.meld_summary[side]
+    n = sum(1 for m in melds.values() if is_canasta(*m))
+    if v.variant.deuce_melds and melds.get(DEUCE, (0, 0))[0] >= DEUCE_CANASTA:
+        n -= 1
+    return n
+
+
+def pile_open(v: Observation) -> bool:
+    """No card in the pile freezes it, and the variant does not keep it frozen (R-ITAL-4)."""
+    return v.freeze_at < 0 and not v.variant.pile_always_frozen
 
 
 def opp_min_cards(v: Observation) -> int:
@@ -74,7 +85,7 @@ WORTH_FREEZING = 8
 def next_player_waiting(v: Observation) -> bool:
     """Whether the next player could take a pack worth having: it is open to them (not frozen,
     their side has melded) and holds at least :data:`WORTH_STOPPING` cards."""
-    return v.freeze_at < 0 and v.initial[next_side(v)] and v.pile_size >= WORTH_STOPPING
+    return pile_open(v) and v.initial[next_side(v)] and v.pile_size >= WORTH_STOPPING
 
 
 def discard_scores(v: Observation) -> dict[int, float]:
@@ -91,11 +102,12 @@ def discard_scores(v: Observation) -> dict[int, float]:
     summary = v.meld_summary
     opp_melds = summary[opp]
     our_melds = summary[side]
-    pile_open_to_next = v.freeze_at < 0 and v.initial[opp]
+    open_pile = pile_open(v)
+    pile_open_to_next = open_pile and v.initial[opp]
     waiting = next_player_waiting(v)
-    frozen_for_us = v.freeze_at >= 0 or not v.initial[side]
+    frozen_for_us = not open_pile or not v.initial[side]
     opp_near_out = opp_min_cards(v) <= 3
-    freeze_wanted = v.initial[opp] and not v.initial[side] and v.freeze_at < 0 and v.pile_size >= 4
+    freeze_wanted = v.initial[opp] and not v.initial[side] and open_pile and v.pile_size >= 4
     stop_with_wild = waiting and v.pile_size >= WORTH_FREEZING and not hand[BLACK_THREE]
     scores: dict[int, float] = {}
     for k in range(NUM_KINDS - 1):
@@ -117,7 +129,7 @@ def discard_scores(v: Observation) -> dict[int, float]:
             if pile_open_to_next and k in opp_melds:
                 s += 200.0
             if known_next[k]:
-                s += 70.0 if v.freeze_at < 0 else 35.0
+                s += 70.0 if open_pile else 35.0
             if k in our_melds:
                 s += 25.0  # we could add it to our meld instead
             if n == 2:
@@ -214,7 +226,7 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
         if melds:
             return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
     # going out
-    if our and can_go_out(hand, our, v.options, canastas=v.variant.canastas_to_go_out):
+    if our and can_go_out_for(v.variant, hand, our, v.options):
         if want_go_out(v):
             if ("ask",) in legal and v.answer is None:
                 return ("ask",), ["P-ASK-PARTNER"]
@@ -225,7 +237,9 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
                 if discards and size == 1:
                     return discards[0], ["P-GO-OUT"]
     if not v.initial[side]:
-        if melds and max_meld_points(hand, {}, v.options) >= v.minimums[side]:
+        # (an initial meld of naturals only in Italian Canasta, R-ITAL-7)
+        most = (max_natural_points if v.variant.initial_without_wilds else max_meld_points)(hand, {}, v.options)
+        if melds and most >= v.minimums[side]:
             return max(melds, key=lambda a: (_meld_points(a), a)), ["P-OPEN-EARLY"]
         if melds and v.pending == 0 and not discards:
             return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
@@ -235,7 +249,14 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
         best_key = None
         principles: list[str] = []
         for a in melds:
-            if a[0] == "add":
+            if a[1] == DEUCE:
+                # Italian Canasta: deuces held three or more go down as their own meld, and then onto it
+                # until it is a canasta (R-ITAL-6), before anything else
+                if size - (3 if a[0] == "meld" else 1) < keep:
+                    continue
+                key = (5, 0)
+                tags = ["P-BUILD-CANASTA"]
+            elif a[0] == "add":
                 k, w = a[1], a[2]
                 nat, wild = our[k]
                 if w == k:

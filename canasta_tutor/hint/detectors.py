@@ -44,7 +44,7 @@ from ..cards import (
     is_canasta,
     kind_of_code,
 )
-from ..feasibility import can_go_out
+from ..italian import can_go_out_for
 from ..observer import Observation
 from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
@@ -133,6 +133,9 @@ def frozen_pack(c: Context) -> Fact | None:
     o = c.obs
     if o.phase != "draw" or not o.pile or not o.frozen_for(c.side):
         return None
+    if o.variant.pile_always_frozen:
+        return Fact("frozen-pack", "In Italian Canasta the pack is always frozen: only a natural pair of the top "
+                    "card's rank takes it (R-ITAL-4).", NEUTRAL, "R-ITAL-4")
     if o.freeze_at >= 0:
         card = o.pile[o.freeze_at]
         kind = kind_of_code(card)
@@ -290,7 +293,7 @@ def could_go_out(c: Context) -> Fact | None:
     if o.phase != "meld" or c.went_out() or c.verb == "ask" or o.answer is False:
         return None
     melds = o.meld_summary[c.side]
-    if not melds or not can_go_out(list(o.hand_counts), melds, o.options, canastas=o.variant.canastas_to_go_out):
+    if not melds or not can_go_out_for(o.variant, list(o.hand_counts), melds, o.options):
         return None
     principle = "P-KEEP-BUILDING" if _keep_building_sensible(c) else None
     return Fact("could-go-out", "You could go out this turn; this move keeps the hand going instead.",
@@ -352,7 +355,9 @@ def concealed_chance(c: Context) -> Fact | None:
         return None
     if c.went_out():
         return None
-    if not can_go_out(list(o.hand_counts), {}, o.options, canastas=o.variant.canastas_to_go_out):
+    if not o.variant.bonuses.concealed:
+        return None  # no bonus for going out concealed (Italian Canasta, R-ITAL-9)
+    if not can_go_out_for(o.variant, list(o.hand_counts), {}, o.options):
         return None
     agrees = c.verb in ("meld", "add")
     return Fact("concealed-chance", "Your whole hand can go down this turn with a canasta, and you have not melded "
@@ -406,7 +411,7 @@ def _their(o: Observation, seat: int) -> str:
 
 
 def _pack_open_to(o: Observation, seat: int) -> bool:
-    return o.freeze_at < 0 and o.initial[o.variant.sides[seat]]
+    return o.freeze_at < 0 and o.initial[o.variant.sides[seat]] and not o.variant.pile_always_frozen
 
 
 def feeds_next(c: Context) -> Fact | None:
@@ -468,7 +473,7 @@ def freezes(c: Context) -> Fact | None:
     if c.verb != "discard" or c.action[1] not in (JOKER, DEUCE) or c.went_out():
         return None
     opp = o.variant.sides[c.next_seat]  # the next player's side (classic: the other side)
-    if o.freeze_at >= 0:
+    if o.freeze_at >= 0 or o.variant.pile_always_frozen:
         return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
     agrees = o.initial[opp] and not o.initial[c.side]
     return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {len(o.pile) + 1}-card "
@@ -490,7 +495,7 @@ def breaks_pair(c: Context) -> Fact | None:
 def keeps_pairs(c: Context) -> Fact | None:
     """Against a frozen pack, a discard that keeps every natural pair."""
     o = c.obs
-    if c.verb != "discard" or c.went_out() or not (o.freeze_at >= 0 or not o.initial[c.side]):
+    if c.verb != "discard" or c.went_out() or not o.frozen_for(c.side):
         return None
     k = c.action[1]
     pairs = [x for x in range(DEUCE) if o.hand_counts[x] >= 2 and x != k and x not in o.meld_summary[c.side]]

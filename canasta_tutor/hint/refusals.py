@@ -44,7 +44,7 @@ def _take(state: State, seat: int) -> tuple | None:
     hand = state.hands[seat]
     side = state.sides[seat]
     n = min(2, len(hand[top]))
-    if not state.initial[side] or state.freeze_at >= 0:
+    if state.frozen_for(side):
         return ("take", top, n, 0, 0)  # a frozen pack: the engine says what the pair needs
     if top in state.melds[side]:
         return ("take", top, 0, 0, 0)

@@ -181,7 +181,12 @@ def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list
     side = state.sides[seat]
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
-    if not nat:  # wild cards alone: the engine's own refusal of such a meld
+    if not nat:
+        if state.variant.deuce_melds and wilds and all(w == DEUCE for w in wilds):
+            # deuces alone are a meld of their own rank in Italian Canasta (R-ITAL-6)
+            yield kind_sequence(state, side, DEUCE, len(wilds), 0, 0)
+            return
+        # wild cards alone: the engine's own refusal of such a meld
         yield [("meld", JOKER, 0, wilds.count(JOKER), wilds.count(DEUCE))]
         return
     order = sorted(nat)
@@ -241,13 +246,14 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     if not state.initial[side]:
         take: Action = ("take", top, n, j, d)
     else:
-        if top in own and state.freeze_at < 0:
+        open_pack = not state.frozen_for(side)  # (a side down: no wild card in the pile, R-ITAL-4 aside)
+        if top in own and open_pack:
             base = (0, 0, 0)
         elif n >= 2:
             base = (2, 0, 0)
-        elif n == 1 and j and state.freeze_at < 0:
+        elif n == 1 and j and open_pack:
             base = (1, 1, 0)
-        elif n == 1 and d and state.freeze_at < 0:
+        elif n == 1 and d and open_pack:
             base = (1, 0, 1)
         else:
             base = (n, j, d)

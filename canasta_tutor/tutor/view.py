@@ -359,11 +359,14 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         }
     pile = obs.pile
     frozen_all = obs.freeze_at >= 0
+    # no crosswise card where the rule freezes the pile (R-ITAL-4): its lowest cards lie face down (R-ITAL-3)
+    crosswise = frozen_all and not variant.pile_always_frozen
     pile_view = {
         "top": pile[-1] if pile else None, "size": len(pile),
-        "freezer": pile[obs.freeze_at] if frozen_all and obs.freeze_at < len(pile) - 1 else None,
-        "top_sideways": frozen_all and obs.freeze_at == len(pile) - 1,
-        "frozen_all": frozen_all, "frozen_us": obs.frozen_for(side),
+        "freezer": pile[obs.freeze_at] if crosswise and obs.freeze_at < len(pile) - 1 else None,
+        "top_sideways": crosswise and obs.freeze_at == len(pile) - 1,
+        # (Italian Canasta's pile is frozen for everyone at all times, R-ITAL-4)
+        "frozen_all": frozen_all or variant.pile_always_frozen, "frozen_us": obs.frozen_for(side),
         "blocked": bool(pile) and kind_of_code(pile[-1]) in (JOKER, DEUCE, BLACK_THREE, RED_THREE),
     }
     pile_view["note"] = _pile_note(pile_view, not variant.partnerships)
