@@ -73,11 +73,15 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 #: a sequence is a samba, closed, at this length (R-SAMBA-3)
 SAMBA_LENGTH = 7
 #: positions the turn look-ahead may visit before it gives up (and refuses)
-SEARCH_BUDGET = 400
+SEARCH_BUDGET = 200
+#: the same bound for the question "may I go out?", which a player never needs to ask (R-ASK-5)
+ASK_BUDGET = 60
 _SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon"))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3}
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))
+#: ``_NEAR[k]``: the bits of the natural kinds within two ranks of ``k`` (``k`` itself left out)
+_NEAR = tuple(sum(1 << r for r in range(max(0, k - 2), min(10, k + 2) + 1) if r != k) for k in range(11))
 
 
 class SambaMeld:
@@ -163,10 +167,12 @@ class SambaState(State):
     ('SambaState', 162, True)
     """
 
-    __slots__ = ("smelds", "probe")
+    __slots__ = ("smelds", "probe", "memo")
 
     smelds: list[list[SambaMeld]]
     probe: bool
+    #: positions from which the turn cannot end, shared by the checks of one listing (None: none shared)
+    memo: set[tuple[Any, ...]] | None
 
     def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant | None = None) -> None:
         if variant is None:
@@ -176,12 +182,14 @@ class SambaState(State):
         super().__init__(options, seed, variant)
         self.smelds = [[] for _ in range(variant.n_sides)]
         self.probe = False
+        self.memo = None
 
     def copy(self) -> "SambaState":
         s = State.copy(self)
         assert isinstance(s, SambaState)
         s.smelds = [[m.copy() for m in side] for side in self.smelds]
         s.probe = False
+        s.memo = None
         return s
 
     __copy__ = copy
@@ -208,6 +216,7 @@ class SambaState(State):
         s.smelds = [[m.copy() for m in side] for side in self.smelds]
         s.history = []
         s.probe = True
+        s.memo = None
         return s
 
     def _deal(self) -> None:
@@ -248,7 +257,11 @@ class SambaState(State):
             return [("deal",)]
         if phase == GAME_OVER:
             return []
-        return [a for a in self._candidates() if self._check(a) is None]
+        self.memo = set()
+        try:
+            return [a for a in self._candidates() if self._check(a) is None]
+        finally:
+            self.memo = None
 
     def _candidates(self) -> list[Action]:
         phase = self.phase
@@ -439,7 +452,7 @@ class SambaState(State):
             return ("R-ASK-4", "You can't ask after melding this turn")
         probe = self._probe_copy()
         probe.must_out = True
-        if not probe._completable([SEARCH_BUDGET], set()):
+        if not probe._completable([ASK_BUDGET], self._memo()):
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld your whole "
                     "hand (keeping at most one card to discard) with two canastas for your side")
         return None
@@ -638,7 +651,7 @@ class SambaState(State):
                 rule, lack = self._out_lack()
                 return (rule, f"That would use your last card, but {lack}, so you can't go out")
             return None
-        if child._completable([SEARCH_BUDGET], set()):
+        if child._completable([SEARCH_BUDGET], self._memo()):
             return None
         if verb == "meld" and a[1] == BLACK_THREE:
             return ("R-MELD-4", "Black threes can be melded only when you go out this turn, and you could not go "
@@ -656,6 +669,9 @@ class SambaState(State):
         return ("R-OUT-2", "That would leave you one card, but your side could not go out, and you must keep a "
                 "card after discarding")
 
+    def _memo(self) -> set[tuple[Any, ...]]:
+        return self.memo if self.memo is not None else set()
+
     def _discard_ok(self, seat: int) -> bool:
         """Whether some discard is legal now (the turn can end): see ``State._why_not_discard``."""
         size = self.hand_size[seat]
@@ -665,11 +681,84 @@ class SambaState(State):
             return False
         return not (self.pending and not self.initial[self.sides[seat]])
 
+    def _may_end(self, seat: int) -> bool:
+        """A quick necessary condition for :meth:`_completable`: when the turn must reach the initial
+        meld, the cards that can be melded could count enough; when it must go out, the cards that can
+        never leave the hand but as the discard are one at most, and the hand could make the canastas."""
+        side = self.sides[seat]
+        stuck, stuck_value = self._stuck_cards(seat)
+        if self.pending and not self.initial[side] and self.phase == MELD:
+            value = sum(CARD_VALUE[c] for cards in self.hands[seat] for c in cards)
+            if self.pending + value - stuck_value < self.minimums[side]:
+                return False
+        if not (self.must_out or self.hand_size[seat] <= 2):
+            return True
+        if stuck > 1:
+            return False
+        # the canastas going out needs: each unfinished meld, then each new one, takes cards from the hand
+        have = 0
+        short: list[int] = []
+        for m in self.smelds[side]:
+            if m.is_canasta:
+                have += 1
+            elif m.kind != BLACK_THREE:
+                short.append(SAMBA_LENGTH - len(m))
+        if have >= self.out_need:
+            return True
+        short.sort()
+        cards = self.hand_size[seat]
+        for gap in short + [SAMBA_LENGTH] * self.out_need:
+            if have >= self.out_need or gap > cards:
+                break
+            cards -= gap
+            have += 1
+        return have >= self.out_need
+
+    def _stuck_cards(self, seat: int) -> tuple[int, int]:
+        """How many cards of the hand no meld, addition or sequence could ever take this turn, and their
+        count: a natural alone of its rank, with no set of its rank, no card of its suit within two ranks
+        and no sequence it extends; black threes short of a meld; wild cards with nowhere to go."""
+        side = self.sides[seat]
+        hand = self.hands[seat]
+        melds = self.smelds[side]
+        set_ranks = {m.kind for m in melds if m.suit < 0}
+        ends: set[tuple[int, int]] = set()
+        for m in melds:
+            if m.suit >= 0 and len(m.naturals) < SAMBA_LENGTH:
+                ends.add((m.kind - 1, m.suit))
+                ends.add((m.high + 1, m.suit))
+        held = [0, 0, 0, 0]
+        for k in _NATURAL_RANGE:
+            for c in hand[k]:
+                held[CARD_SUIT[c]] |= 1 << k
+        stuck = value = 0
+        pairs = False
+        for k in _NATURAL_RANGE:
+            n = len(hand[k])
+            if n >= 2:
+                pairs = True
+                continue
+            if n == 0 or k in set_ranks:
+                continue
+            suit = CARD_SUIT[hand[k][0]]
+            if not held[suit] & _NEAR[k] and (k, suit) not in ends:
+                stuck += 1
+                value += KIND_VALUES[k]
+        b3 = len(hand[BLACK_THREE])
+        if b3 and b3 < 3 and BLACK_THREE not in set_ranks:
+            stuck += b3
+            value += 5 * b3
+        if not pairs and not any(m.suit < 0 and m.kind != BLACK_THREE and not m.is_canasta for m in melds):
+            stuck += len(hand[JOKER]) + len(hand[DEUCE])
+            value += 50 * len(hand[JOKER]) + 20 * len(hand[DEUCE])
+        return stuck + len(hand[RED_THREE]), value
+
     def _key(self) -> tuple[Any, ...]:
         seat = self.turn
         hand = tuple(sorted(c % CARDS_PER_DECK for k in self.hands[seat] for c in k))
         melds = tuple(sorted((m.suit, m.kind, len(m.naturals), len(m.wilds)) for m in self.smelds[self.sides[seat]]))
-        return (hand, melds, self.pending, self.phase, len(self.pile))
+        return (hand, melds, self.pending, self.phase, len(self.pile), self.must_out, self.answer,
+                self.initial[self.sides[seat]])
 
     def _completable(self, budget: list[int], failed: set[tuple[Any, ...]]) -> bool:
         """Whether the turn can still end legally from here (a probe copy after drawing, or showing melds
@@ -678,7 +767,7 @@ class SambaState(State):
         seat = self.turn
         if self.phase == MELD and self._discard_ok(seat):
             return True
-        if budget[0] <= 0:
+        if budget[0] <= 0 or not self._may_end(seat):
             return False
         key = self._key()
         if key in failed:
