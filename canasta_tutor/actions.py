@@ -21,16 +21,17 @@ joker) and ``3`` (a black three).  Parsing also accepts lower case, ``10`` for
 ``pass``, ``deal``
 =============================  ==============================================
 
-Samba (:mod:`canasta_tutor.samba`) names a side's melds by number, ``#1`` for its first
-(``i = 0`` in the tuple), and adds sequences:
+Samba (:mod:`canasta_tutor.samba`) names a side's melds by number, ``m1`` for its first
+(``i = 0`` in the tuple; ``#1`` and ``1`` are read too, but ``#`` starts a comment in files),
+and adds sequences:
 
 =============================  ==============================================
 ``run 7H 8H 9H``               ``("run", suit, 7's kind)``: a new sequence
-``put K on #2``                ``("put", 1, K)``: one card onto meld #2 (a
+``put K on m2``                ``("put", 1, K)``: one card onto meld m2 (a
                                sequence's card is named by rank; its suit is the
                                sequence's)
-``join #3 into #1``            ``("join", 0, 2)``: set #3 joins set #1
-``take K on #2``               ``("takeon", K, 1)``: the top card alone onto #2
+``join m3 into m1``            ``("join", 0, 2)``: set m3 joins set m1
+``take K on m2``               ``("takeon", K, 1)``: the top card alone onto m2
 =============================  ==============================================
 
 >>> from canasta_tutor.cards import DEUCE, parse_kind
@@ -52,7 +53,7 @@ Malformed text raises :class:`~canasta_tutor.errors.NotationError` quoting it:
 
 >>> format_action(parse_action("run 9h 8h th"))
 'run 8H 9H TH'
->>> parse_action("put 2 on #1") == ("put", 0, parse_kind("2"))
+>>> parse_action("put 2 on m1") == ("put", 0, parse_kind("2"))
 True
 
 >>> parse_action("meld K Q K")
@@ -182,7 +183,7 @@ def format_action(a: Action) -> str:
 
 def _check_index(i: object) -> int:
     if type(i) is not int or i < 0:  # noqa: E721
-        raise NotationError(f"{i!r} is not a meld number (0 for #1, ...)")
+        raise NotationError(f"{i!r} is not a meld number (0 for m1, ...)")
     return i
 
 
@@ -197,19 +198,19 @@ def _format_samba(a: Action) -> str:
         return "run " + " ".join(RANK_CHARS[k + 2 + i] + SUIT_CHARS[s] for i in range(3))
     if verb == "put":
         i, w = _check_index(a[1]), _check_kind(a[2])
-        return f"put {_TOKEN[w]} on #{i + 1}"
+        return f"put {_TOKEN[w]} on m{i + 1}"
     if verb == "join":
         i, i2 = _check_index(a[1]), _check_index(a[2])
-        return f"join #{i2 + 1} into #{i + 1}"
+        return f"join m{i2 + 1} into m{i + 1}"
     k, i = _check_kind(a[1]), _check_index(a[2])
-    return f"take {_TOKEN[k]} on #{i + 1}"
+    return f"take {_TOKEN[k]} on m{i + 1}"
 
 
 def _meld_number(token: str, text: str) -> int:
     t = token.strip()
-    digits = t[1:] if t.startswith("#") else t
+    digits = t[1:] if t[:1] in ("#", "m", "M") else t
     if not digits.isdigit() or int(digits) < 1 or len(digits) > 4:
-        raise NotationError(f"{text!r}: {token!r} is not a meld number; melds are numbered #1, #2, ...")
+        raise NotationError(f"{text!r}: {token!r} is not a meld number; melds are numbered m1, m2, ...")
     return int(digits) - 1
 
 
@@ -229,10 +230,10 @@ def _parse_samba(verb: str, rest: list[str], text: str) -> Action:
         return ("run", SUIT_CHARS.index(codes[0][1]), kinds[0])
     if verb == "join":
         if len(rest) != 3 or rest[1].lower() not in ("into", "to", "onto", "on"):
-            raise NotationError(f"{text!r}: join two sets by number, like 'join #2 into #1'")
+            raise NotationError(f"{text!r}: join two sets by number, like 'join m2 into m1'")
         return ("join", _meld_number(rest[2], text), _meld_number(rest[0], text))
     if len(rest) != 3 or rest[1].lower() not in ("on", "to", "onto"):
-        raise NotationError(f"{text!r}: put one card onto a meld by its number, like 'put K on #1'")
+        raise NotationError(f"{text!r}: put one card onto a meld by its number, like 'put K on m1'")
     return ("put", _meld_number(rest[2], text), _kind(rest[0], text))
 
 

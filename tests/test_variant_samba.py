@@ -427,8 +427,9 @@ def test_samba_notation_round_trips(action: tuple) -> None:
 
 @pytest.mark.parametrize(("text", "words"), [("run 7H 8H", "three cards"), ("run 7H 8S 9H", "one suit"),
                                              ("run QH KH AH 2H", "three cards"), ("run KH AH 2H", "one suit"),
-                                             ("put K on 0", "meld number"), ("put K #1", "put one card"),
-                                             ("join #1 #2", "join two sets"), ("run ZZ 8H 9H", "not a card")])
+                                             ("put K on 0", "meld number"), ("put K m1", "put one card"),
+                                             ("join m1 m2", "join two sets"), ("put K on mx", "meld number"),
+                                             ("run ZZ 8H 9H", "not a card")])
 def test_samba_notation_errors_quote_the_input(text: str, words: str) -> None:
     with pytest.raises(NotationError) as err:
         parse_action(text)
@@ -437,6 +438,126 @@ def test_samba_notation_errors_quote_the_input(text: str, words: str) -> None:
 
 def test_samba_notation_examples() -> None:
     assert parse_action("run 9h 8h th") == ("run", H, EIGHT)
-    assert format_action(("put", 0, JOKER)) == "put JK on #1"
-    assert parse_action("join #3 into #1") == ("join", 0, 2)
-    assert format_action(("takeon", Q, 1)) == "take Q on #2" and parse_action("take Q on #2") == ("takeon", Q, 1)
+    assert format_action(("put", 0, JOKER)) == "put JK on m1" and parse_action("put JK on #1") == ("put", 0, JOKER)
+    assert parse_action("join m3 into m1") == ("join", 0, 2)
+    assert format_action(("takeon", Q, 1)) == "take Q on m2" and parse_action("take Q on 2") == ("takeon", Q, 1)
+
+
+# ------------------------------------------------------------------ positions, records, the command line
+def _played(seed: int, steps: int) -> SambaState:
+    """A Samba game played by a seeded random player that prefers sequences and numbered melds."""
+    rng = random.Random(seed)
+    state = Game(variant=SAMBA).new_initial_state(seed=seed)
+    for _ in range(steps):
+        if state.phase == "game_over":
+            break
+        legal = state.legal_actions()
+        melds = [a for a in legal if a[0] in ("run", "put", "join", "takeon", "meld", "take")]
+        state.apply(rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(legal))
+    assert isinstance(state, SambaState)
+    return state
+
+
+def test_positions_round_trip_with_sequences() -> None:
+    """A Samba position (variant line, numbered melds, sequences, several sets of a rank) reads back to
+    the same text and the same legal actions."""
+    from canasta_tutor.position import format_position, parse_position
+
+    seen_sequence = False
+    for steps in (60, 140, 230, 320):
+        state = _played(7, steps)
+        text = format_position(state)
+        assert text.splitlines()[1] == "variant: samba"
+        back = parse_position(text)
+        assert isinstance(back, SambaState) and format_position(back) == text
+        assert back.legal_actions() == state.legal_actions()
+        seen_sequence |= any(m.is_sequence for side in back.smelds for m in side)
+    assert seen_sequence
+
+
+def test_position_refuses_a_bad_sequence() -> None:
+    """R-SAMBA-3 in a position: a 'sequence' with a gap, two suits or a wild card is refused, naming the line."""
+    from canasta_tutor.errors import ImpossiblePositionError
+    from canasta_tutor.position import format_position, parse_position
+
+    text = format_position(_played(3, 0))
+    for bad in ("7H 8H TH", "7H 8S 9H", "7H 8H 9H JK", "KH AH 2H"):
+        with pytest.raises(ImpossiblePositionError) as err:
+            parse_position(text + f"melds NS: {bad}\n")
+        assert err.value.field == "melds NS" and "a sequence is three to seven natural cards" in str(err.value)
+
+
+def test_records_round_trip() -> None:
+    """A Samba record (variant line, run/put/join/take-on actions) replays to the same game."""
+    from canasta_tutor.record import format_record, parse_record, replay
+
+    state = _played(9, 400)
+    text = format_record(state)
+    assert "variant: samba" in text and " run " in text and " put " in text
+    assert replay(parse_record(text)).history == state.history
+
+
+def test_cli_deal_and_selfplay(capsys: pytest.CaptureFixture[str]) -> None:
+    """canasta-tutor deal --variant samba prints a Samba position of fifteen-card hands; selfplay plays it."""
+    from canasta_tutor.cli import main
+
+    assert main(["deal", "--variant", "samba", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "variant: samba" in out and "stock: 99" in out
+    assert main(["selfplay", "--variant", "samba", "--hands", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "variant: samba" in out and "invariant violations: 0" in out
+
+
+# ------------------------------------------------------------------ bots and the hint
+def test_bots_play_seeded_games_to_the_end_of_a_hand() -> None:
+    """The rules-of-thumb and expert bots play legal Samba, meld sequences, keep sets to two wild cards, and
+    seeded bot-vs-bot hands finish with no exception and no invariant violation; the hint's move is legal."""
+    from canasta_tutor.bots.expert import ExpertBot
+    from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
+    from canasta_tutor.hint import hint
+    from canasta_tutor.observer import observe
+
+    runs = 0
+    for seed in range(2):
+        state = Game(variant=SAMBA).new_initial_state(seed=seed)
+        bots = [RulesOfThumbBot(), ExpertBot(seed=seed)] * 2
+        steps = 0
+        while state.deal_no < 1 and state.phase != "game_over":
+            assert state.actor is not None
+            obs = observe(state, state.actor)
+            action = bots[state.actor](obs)
+            assert action in state.legal_actions()
+            if steps % 20 == 0:
+                advice = hint(obs)
+                assert advice.best in obs.legal_actions and not advice.searched
+                assert "No search" in advice.details()
+            runs += action[0] == "run"
+            state.apply(action)
+            steps += 1
+            assert check_invariants(state) == []
+            assert all(len(m.wilds) <= 2 for side in state.smelds for m in side)
+        assert state.hand_results
+    assert runs > 0
+
+
+def test_the_bot_melds_a_sequence_when_it_holds_three_in_suit() -> None:
+    """R-SAMBA-3 for the bot: holding 7H 8H 9H after the draw, it melds the sequence first."""
+    from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
+    from canasta_tutor.observer import observe
+
+    state = build("7H 8H 9H KS KH 4C 5D 6S", melds=(("set", "QS QH QD"),))
+    assert RulesOfThumbBot()(observe(state, 2)) == ("run", H, SEVEN)
+
+
+def test_observation_carries_the_numbered_melds() -> None:
+    """An observation gives Samba's melds in order, and the search's state built from it has them too."""
+    from canasta_tutor.bots.sampling import state_from_observation
+    from canasta_tutor.observer import observe
+
+    state = build("4C 5C 6H", melds=(("set", "QS QH QD"), ("seq", "7H 8H 9H")))
+    obs = observe(state, 2)
+    assert obs.samba_melds[0] == ((-1, ("QS", "QH", "QD")), (H, ("7H", "8H", "9H")))
+    built = state_from_observation(obs)
+    assert isinstance(built, SambaState)
+    assert [repr(m) for m in built.smelds[0]] == [repr(m) for m in state.smelds[0]]
