@@ -561,3 +561,22 @@ def test_observation_carries_the_numbered_melds() -> None:
     built = state_from_observation(obs)
     assert isinstance(built, SambaState)
     assert [repr(m) for m in built.smelds[0]] == [repr(m) for m in state.smelds[0]]
+
+
+# ------------------------------------------------------------------ the table's view model
+def test_view_model_shows_sequences_and_numbered_sets() -> None:
+    """The table's view model lists Samba's melds by number: a sequence with its run of ranks and suit (a samba
+    at seven), and two sets of one rank side by side (R-SAMBA-3, R-SAMBA-5)."""
+    from canasta_tutor.observer import observe
+    from canasta_tutor.tutor.view import TableUI, build_view
+
+    state = build("4C 5C 6H", melds=(("set", "QS QH QD"), ("seq", "7H 8H 9H"), ("set", "QC QC JK"),
+                                      ("seq", "4S 5S 6S 7S 8S 9S TS")))
+    view = build_view(observe(state, 2), TableUI())
+    ours = view["melds"][0]
+    assert [m["kind"] for m in ours] == ["m1", "m2", "m3", "m4"]
+    assert [m["sequence"] for m in ours] == [False, True, False, True]
+    assert ours[1]["label"] == "7\u20139\u2665" and ours[1]["cards"] == ["7H", "8H", "9H"]
+    assert ours[1]["name"] == "7 to 9 of hearts" and ours[1]["canasta"] is None
+    assert ours[0]["label"] == ours[2]["label"] == "Q" and ours[2]["w"] == 1
+    assert ours[3]["canasta"] == "samba" and ours[3]["label"] == "4\u201310\u2660"
