@@ -80,6 +80,7 @@ _SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon"))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3}
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))
+_CARDS_USED = {"meld": 3, "run": 3, "take": 3, "put": 1, "takeon": 1, "join": 0}
 #: ``_NEAR[k]``: the bits of the natural kinds within two ranks of ``k`` (``k`` itself left out)
 _NEAR = tuple(sum(1 << r for r in range(max(0, k - 2), min(10, k + 2) + 1) if r != k) for k in range(11))
 
@@ -171,8 +172,9 @@ class SambaState(State):
 
     smelds: list[list[SambaMeld]]
     probe: bool
-    #: positions from which the turn cannot end, shared by the checks of one listing (None: none shared)
-    memo: set[tuple[Any, ...]] | None
+    #: whether the turn can end from a position, known for the positions a listing's checks have searched
+    #: (None: no listing under way)
+    memo: dict[tuple[Any, ...], bool] | None
 
     def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant | None = None) -> None:
         if variant is None:
@@ -257,7 +259,7 @@ class SambaState(State):
             return [("deal",)]
         if phase == GAME_OVER:
             return []
-        self.memo = set()
+        self.memo = {}
         try:
             return [a for a in self._candidates() if self._check(a) is None]
         finally:
@@ -669,8 +671,8 @@ class SambaState(State):
         return ("R-OUT-2", "That would leave you one card, but your side could not go out, and you must keep a "
                 "card after discarding")
 
-    def _memo(self) -> set[tuple[Any, ...]]:
-        return self.memo if self.memo is not None else set()
+    def _memo(self) -> dict[tuple[Any, ...], bool]:
+        return self.memo if self.memo is not None else {}
 
     def _discard_ok(self, seat: int) -> bool:
         """Whether some discard is legal now (the turn can end): see ``State._why_not_discard``."""
@@ -760,18 +762,20 @@ class SambaState(State):
         return (hand, melds, self.pending, self.phase, len(self.pile), self.must_out, self.answer,
                 self.initial[self.sides[seat]])
 
-    def _completable(self, budget: list[int], failed: set[tuple[Any, ...]]) -> bool:
+    def _completable(self, budget: list[int], known: dict[tuple[Any, ...], bool]) -> bool:
         """Whether the turn can still end legally from here (a probe copy after drawing, or showing melds
         to take the pack): a discard, or melds and additions to one, or going out.  Depth first, best
-        points first, within ``budget`` positions; ``failed``: positions known to lead nowhere."""
+        points first, within ``budget`` positions; ``known``: positions already settled (a position the
+        budget cut short is not settled)."""
         seat = self.turn
         if self.phase == MELD and self._discard_ok(seat):
             return True
         if budget[0] <= 0 or not self._may_end(seat):
             return False
         key = self._key()
-        if key in failed:
-            return False
+        done = known.get(key)
+        if done is not None:
+            return done
         budget[0] -= 1
         side = self.sides[seat]
         if self.phase == DRAW:
@@ -780,7 +784,10 @@ class SambaState(State):
             moves += self._meld_moves(seat, exclude=top)
         else:
             moves = self._meld_moves(seat)
-        moves.sort(key=_action_points, reverse=True)
+        if self.must_out:  # going out: the moves that part with most cards first, joins last
+            moves.sort(key=lambda a: (_CARDS_USED.get(a[0], 0), _action_points(a)), reverse=True)
+        else:
+            moves.sort(key=_action_points, reverse=True)
         for a in moves:
             if (self._why_not_take_local(seat, a) if a[0] == "take" else self._why_not_meld_local(seat, a)) is not None:
                 continue
@@ -788,13 +795,15 @@ class SambaState(State):
             child._do(a)
             if child.hand_size[seat] == 0:
                 if child.answer is not False and child.side_canastas(side) >= self.out_need:
+                    known[key] = True
                     return True
                 continue
-            if child._completable(budget, failed):
+            if child._completable(budget, known):
+                known[key] = True
                 return True
             if budget[0] <= 0:
                 return False
-        failed.add(key)
+        known[key] = False
         return False
 
     # --------------------------------------------------------------- apply
