@@ -62,6 +62,7 @@ from .cards import (
     format_card,
     is_canasta,
 )
+from .errors import IllegalActionError
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
 from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, _holding
@@ -240,6 +241,29 @@ class SambaState(State):
     def side_can_go_out(self, side: int) -> bool:
         """Whether a side has the two canastas going out needs (R-SAMBA-7)."""
         return self.side_canastas(side) >= self.out_need
+
+    def explain_go_out(self, seat: int) -> IllegalActionError | None:
+        """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go out
+        now with two canastas (R-SAMBA-7), else the rule and reason why not."""
+        err = self.explain_for(seat, ("discard", 0))
+        if err is not None and err.rule in ("R-TURN-1", "R-OUT-4", "R-GAME-1", "R-ASK-2"):
+            return err
+        if self.phase != MELD:
+            return IllegalActionError("R-TURN-2", "Draw from the stock or take the pack first; then go out",
+                                      ("discard", 0))
+        if self.answer is False:
+            return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
+                                      ("discard", 0))
+        probe = self._probe_copy()
+        probe.must_out = True
+        if probe._completable([SEARCH_BUDGET], {}):
+            return None
+        if not self.side_can_go_out(self.sides[seat]):
+            rule, lack = self._out_lack()
+            return IllegalActionError(rule, f"You can't go out: {lack}, and your hand can't make them while "
+                                      "melding every card", ("discard", 0))
+        return IllegalActionError("R-OUT-1", "You can't go out: you can't meld every card in your hand (keeping "
+                                  "at most one to discard)", ("discard", 0))
 
     def cards_everywhere(self) -> list[int]:
         out = State.cards_everywhere(self)
@@ -697,24 +721,51 @@ class SambaState(State):
             return True
         if stuck > 1:
             return False
-        # the canastas going out needs: each unfinished meld, then each new one, takes cards from the hand
+        return self._canastas_within_reach(seat) >= self.out_need
+
+    def _canastas_within_reach(self, seat: int) -> int:
+        """At most how many canastas the side could have at the end of this turn: those it has, the
+        unfinished sets the hand's cards of their rank and its wild cards could bring to seven, the
+        sequences the hand's run of their suit could, and new ones from the hand alone."""
+        side = self.sides[seat]
+        hand = self.hands[seat]
+        wild = len(hand[JOKER]) + len(hand[DEUCE])
+        cap = self.variant.set_wild_cap
+        held = [0, 0, 0, 0]
+        for k in _NATURAL_RANGE:
+            for c in hand[k]:
+                held[CARD_SUIT[c]] |= 1 << k
         have = 0
-        short: list[int] = []
+        # per rank: the naturals and the cards of its unfinished sets and of the hand (every wild card
+        # counted for each rank: an upper bound)
+        nat = [len(hand[k]) for k in range(11)]
+        cards = nat[:]
         for m in self.smelds[side]:
             if m.is_canasta:
                 have += 1
+            elif m.suit >= 0:
+                lo, hi = m.kind, m.high
+                bits = held[m.suit]
+                while lo > 0 and (bits >> (lo - 1)) & 1:
+                    lo -= 1
+                while hi < 10 and (bits >> (hi + 1)) & 1:
+                    hi += 1
+                if hi - lo + 1 >= SAMBA_LENGTH:
+                    have += 1
             elif m.kind != BLACK_THREE:
-                short.append(SAMBA_LENGTH - len(m))
-        if have >= self.out_need:
-            return True
-        short.sort()
-        cards = self.hand_size[seat]
-        for gap in short + [SAMBA_LENGTH] * self.out_need:
-            if have >= self.out_need or gap > cards:
-                break
-            cards -= gap
-            have += 1
-        return have >= self.out_need
+                nat[m.kind] += len(m.naturals)
+                cards[m.kind] += len(m)
+        for k in _NATURAL_RANGE:
+            if nat[k] >= SAMBA_LENGTH - cap:
+                have += min(nat[k] // (SAMBA_LENGTH - cap), (cards[k] + wild) // SAMBA_LENGTH)
+        for bits in held:
+            run = 0
+            for k in range(11):
+                run = run + 1 if (bits >> k) & 1 else 0
+                if run == SAMBA_LENGTH:
+                    have += 1
+                    run = 0
+        return have
 
     def _stuck_cards(self, seat: int) -> tuple[int, int]:
         """How many cards of the hand no meld, addition or sequence could ever take this turn, and their

@@ -580,3 +580,12 @@ def test_view_model_shows_sequences_and_numbered_sets() -> None:
     assert ours[1]["name"] == "7 to 9 of hearts" and ours[1]["canasta"] is None
     assert ours[0]["label"] == ours[2]["label"] == "Q" and ours[2]["w"] == 1
     assert ours[3]["canasta"] == "samba" and ours[3]["label"] == "4\u201310\u2660"
+
+
+def test_explain_go_out_needs_two_canastas() -> None:
+    """R-SAMBA-7 for the table's "go out" button: possible with a samba and a canasta, refused with one."""
+    two = build("KC 4C", melds=(("set", "KS KH KD KC KS KH KD"), ("seq", "5H 6H 7H 8H 9H TH JH")))
+    assert two.explain_go_out(2) is None
+    one = build("KC 4C", melds=(("set", "KS KH KD KC KS KH KD"), ("seq", "5H 6H 7H 8H 9H TH")))
+    err = one.explain_go_out(2)
+    assert err is not None and err.rule == "R-SAMBA-7"
