@@ -589,3 +589,28 @@ def test_explain_go_out_needs_two_canastas() -> None:
     one = build("KC 4C", melds=(("set", "KS KH KD KC KS KH KD"), ("seq", "5H 6H 7H 8H 9H TH")))
     err = one.explain_go_out(2)
     assert err is not None and err.rule == "R-SAMBA-7"
+
+
+# ------------------------------------------------------------------ the table session
+def test_the_table_session_plays_samba_melds() -> None:
+    """The table's buttons make Samba's actions: a selected run becomes a sequence (then one card at a time),
+    a click on meld m1 puts the selected card there, and a selected set beside one of its rank is a new set."""
+    from canasta_tutor.tutor.session import TableSession
+
+    state = build("7H 8H 9H TH QC QC QD 6H 4C 5D", melds=(("set", "QS QH QD"),))
+    session = TableSession(state=state, seat="S", variant="samba")
+    session.select([session.index_of(c) for c in ("7H", "8H", "9H", "TH")])
+    session.press("meld")
+    ours = session.state.smelds[0]
+    assert len(ours) == 2 and ours[1].is_sequence and len(ours[1]) == 4
+    session.select([session.index_of("6H")])
+    session.press("add", to="m2")
+    assert len(session.state.smelds[0][1]) == 5
+    session.select([session.index_of("QC"), session.index_of("QC", 1), session.index_of("QD")])
+    session.press("meld")
+    assert [m.kind for m in session.state.smelds[0]] == [Q, SEVEN - 1, Q]
+    session.select([session.index_of("4C")])
+    assert "R-MELD-8" in session.press("add", to="m9")  # the engine's refusal: no meld m9
+    assert "not a meld" in session.press("add", to="K")
+    view = session.view()
+    assert [m["kind"] for m in view["melds"][0]] == ["m1", "m2", "m3"]
