@@ -614,3 +614,78 @@ def test_the_table_session_plays_samba_melds() -> None:
     assert "not a meld" in session.press("add", to="K")
     view = session.view()
     assert [m["kind"] for m in view["melds"][0]] == ["m1", "m2", "m3"]
+
+
+def _samba_intents(session: object, action: tuple) -> list[dict]:
+    """The widget messages a learner sends for a Samba action: select the cards, then press the button
+    (joining two sets, which has no button, is typed as text)."""
+    from canasta_tutor.cards import ALL_CARD_CODES, RANK_CHARS
+
+    verb = action[0]
+    if verb in ("draw", "pass"):
+        return [{"intent": "draw"}]
+    if verb in ("ask", "yes", "no"):
+        return [{"intent": verb}]
+    if verb == "deal":
+        return [{"intent": "new_hand"}]
+    if verb == "join":
+        return [{"intent": "play", "text": format_action(action)}]
+    state = session.state  # type: ignore[attr-defined]
+    hand = [ALL_CARD_CODES[c] for c in session.hand_cards()]  # type: ignore[attr-defined]
+    wanted: list[str] = []  # a rank char, or a full code
+    special = {JOKER: "JK", DEUCE: "2", BLACK_THREE: "3"}
+    if verb == "discard":
+        wanted = [RANK_CHARS[action[1] + 2] if action[1] < 11 else special[action[1]]]
+    elif verb == "run":
+        wanted = [RANK_CHARS[action[2] + i + 2] + "SHDC"[action[1]] for i in range(3)]
+    elif verb in ("meld", "take"):
+        k, n, j, d = action[1:]
+        rank = RANK_CHARS[k + 2] if k < 11 else "3"
+        wanted = [rank] * n + ["JK"] * j + ["2"] * d
+    elif verb == "put":
+        meld = state.smelds[state.sides[state.turn]][action[1]]
+        w = action[2]
+        token = special.get(w, RANK_CHARS[w + 2] if w < 11 else "")
+        wanted = [token + "SHDC"[meld.suit] if meld.is_sequence else token]
+    idx: list[int] = []
+    for want in wanted:
+        for i, code in enumerate(hand):
+            fits = code == want if len(want) == 2 else code[0] == want and code != "JK"
+            if want == "3":
+                fits = code in ("3S", "3C")
+            if fits and i not in idx:
+                idx.append(i)
+                break
+    msgs: list[dict] = [{"intent": "select", "indices": idx}] if idx or verb != "takeon" else []
+    if verb == "put":
+        msgs.append({"intent": "add", "to": f"m{action[1] + 1}"})
+    else:
+        msgs.append({"intent": {"run": "meld", "takeon": "take"}.get(verb, verb)})
+    return msgs
+
+
+def test_a_hand_is_played_through_the_widgets_messages() -> None:
+    """The card table plays Samba: a whole hand through the widget's messages (no browser), the learner's
+    moves chosen by the rules-of-thumb bot; the view lists the numbered melds and sequences."""
+    from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
+    from canasta_tutor.observer import observe
+    from canasta_tutor.widget import CanastaTable
+
+    table = CanastaTable(seed=1, variant="samba", bot_delay=0)
+    learner = RulesOfThumbBot()
+    played = 0
+    sequences = 0
+    while table.state.phase not in ("hand_over", "game_over") and played < 300:
+        assert table.state.current_seat == "S"
+        action = learner(observe(table.state, "S"))
+        for msg in _samba_intents(table.session, action):
+            out = table.handle(msg)
+            assert not out.startswith("[R-") and not out.startswith("[refused]"), (action, msg, out)
+        played += 1
+        view = table.session.view()
+        ours = table.state.smelds[0]
+        assert [m["kind"] for m in view["melds"][0]] == [f"m{i + 1}" for i in range(len(ours))]
+        sequences = max(sequences, sum(m["sequence"] for m in view["melds"][0]))
+    assert table.state.phase in ("hand_over", "game_over") and played > 3
+    assert check_invariants(table.state) == []
+    assert sequences > 0, "no sequence was melded through the table"
