@@ -19,7 +19,8 @@ Actions (tuples, as in :mod:`canasta_tutor.state`; their text is in :mod:`canast
                            at either end
 ``("join", i, i2)``        join the side's set ``i2`` into its set ``i`` of the same rank
 ``("take", k, n, j, d)``   take the pack melding its top card (kind ``k``) with ``n >= 2`` naturals
-                           and ``j + d <= 2`` wild cards from the hand, as a new set
+                           and ``j + d <= 2`` wild cards from the hand (wild cards only toward the
+                           side's initial meld), as a new set
 ``("takeon", k, i)``       take the pack adding its top card alone to the side's meld number ``i``
 =========================  ==================================================================
 
@@ -331,8 +332,9 @@ class SambaState(State):
         out: list[Action] = []
         n = len(hand[top])
         if n >= 2:
-            nj = len(hand[JOKER])
-            nd = len(hand[DEUCE])
+            side = self.sides[seat]
+            nj = len(hand[JOKER]) if not self.initial[side] else 0
+            nd = len(hand[DEUCE]) if not self.initial[side] else 0
             cap = self.variant.set_wild_cap
             for nn in range(2, n + 1):
                 for j in range(min(nj, cap) + 1):
@@ -530,6 +532,11 @@ class SambaState(State):
             return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
         if j + d > self.variant.set_wild_cap:
             return ("R-SAMBA-4", f"A set may hold at most {self.variant.set_wild_cap} wild cards")
+        if (j or d) and self.initial[side]:
+            # wild cards go with the pair only toward the initial meld (as in the classic R-PACK-4 and
+            # R-PACK-5); once the side is down they are added after the take, one at a time
+            return ("R-SAMBA-6", "Take the pack with the natural pair alone (more naturals may join it); add "
+                    "wild cards to the new set after")
         if not self.initial[side]:
             total = self.pending + (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
             need = self.minimums[side]

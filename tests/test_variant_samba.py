@@ -207,6 +207,8 @@ def test_r_samba_6_a_natural_pair_always_takes_the_pack() -> None:
     """R-SAMBA-6: with a natural pair of the top card's rank the pack is taken even when frozen."""
     state = build("QS QH 4C 5C 6H 9D", melds=(("set", "KS KH KD"),), pile="2C 8D QD", phase="draw", frozen=True)
     assert ("take", Q, 2, 0, 0) in state.legal_actions()
+    wild = build("QS QH JK 4C 5C 6H 9D", melds=(("set", "KS KH KD"),), pile="8D QD", phase="draw")
+    assert rule_of(wild, ("take", Q, 2, 1, 0)) == "R-SAMBA-6"  # once down: the wild card goes on after
     state.apply(("take", Q, 2, 0, 0))
     assert state.samba_melds(0)[-1].kind == Q and state.phase == "meld" and not state.pile
 

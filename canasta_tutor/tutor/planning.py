@@ -346,15 +346,19 @@ def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...
     others = [c for c in cards if c not in with_top]
     count = Counter(CARD_KIND[c] for c in with_top)
     take: Action = ("take", top, count[top], count[JOKER], count[DEUCE])
+    wild_after: list[Action] = []
+    if state.initial[side] and count[top] >= 2:  # once down, the wild cards follow the take (R-SAMBA-6)
+        take = ("take", top, count[top], 0, 0)
+        wild_after = [("put", len(melds), w) for w in [JOKER] * count[JOKER] + [DEUCE] * count[DEUCE]]
     if not others:
-        return _checked(state, [take], cards)
+        return _checked(state, [take, *wild_after], cards)
     shown = _samba_meld(state, seat, others)
     if isinstance(shown, Guidance):
         return shown
     if state.initial[side]:
         after = len(melds) + 1  # the take's set comes first
         shown = [(a[0], after, a[2]) if a[0] == "put" else a for a in shown]
-        return _checked(state, [take, *shown], cards)
+        return _checked(state, [take, *wild_after, *shown], cards)
     return _checked(state, [*shown, take], cards)
 
 
