@@ -78,6 +78,9 @@ SAMBA_LENGTH = 7
 SEARCH_BUDGET = 200
 #: the same bound for the question "may I go out?", which a player never needs to ask (R-ASK-5)
 ASK_BUDGET = 60
+#: how many settled positions the look-ahead keeps
+SETTLED_MAX = 200_000
+_SETTLED: dict[tuple[Any, ...], bool] = {}
 _SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon"))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3}
@@ -170,13 +173,10 @@ class SambaState(State):
     ('SambaState', 162, True)
     """
 
-    __slots__ = ("smelds", "probe", "memo")
+    __slots__ = ("smelds", "probe")
 
     smelds: list[list[SambaMeld]]
     probe: bool
-    #: whether the turn can end from a position, known for the positions a listing's checks have searched
-    #: (None: no listing under way)
-    memo: dict[tuple[Any, ...], bool] | None
 
     def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant | None = None) -> None:
         if variant is None:
@@ -186,14 +186,12 @@ class SambaState(State):
         super().__init__(options, seed, variant)
         self.smelds = [[] for _ in range(variant.n_sides)]
         self.probe = False
-        self.memo = None
 
     def copy(self) -> "SambaState":
         s = State.copy(self)
         assert isinstance(s, SambaState)
         s.smelds = [[m.copy() for m in side] for side in self.smelds]
         s.probe = False
-        s.memo = None
         return s
 
     __copy__ = copy
@@ -220,7 +218,6 @@ class SambaState(State):
         s.smelds = [[m.copy() for m in side] for side in self.smelds]
         s.history = []
         s.probe = True
-        s.memo = None
         return s
 
     def _deal(self) -> None:
@@ -284,11 +281,7 @@ class SambaState(State):
             return [("deal",)]
         if phase == GAME_OVER:
             return []
-        self.memo = {}
-        try:
-            return [a for a in self._candidates() if self._check(a) is None]
-        finally:
-            self.memo = None
+        return [a for a in self._candidates() if self._check(a) is None]
 
     def _candidates(self) -> list[Action]:
         phase = self.phase
@@ -480,7 +473,7 @@ class SambaState(State):
             return ("R-ASK-4", "You can't ask after melding this turn")
         probe = self._probe_copy()
         probe.must_out = True
-        if not probe._completable([ASK_BUDGET], self._memo()):
+        if not probe._settle(ASK_BUDGET):
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld your whole "
                     "hand (keeping at most one card to discard) with two canastas for your side")
         return None
@@ -684,7 +677,7 @@ class SambaState(State):
                 rule, lack = self._out_lack()
                 return (rule, f"That would use your last card, but {lack}, so you can't go out")
             return None
-        if child._completable([SEARCH_BUDGET], self._memo()):
+        if child._settle(SEARCH_BUDGET):
             return None
         if verb == "meld" and a[1] == BLACK_THREE:
             return ("R-MELD-4", "Black threes can be melded only when you go out this turn, and you could not go "
@@ -702,8 +695,19 @@ class SambaState(State):
         return ("R-OUT-2", "That would leave you one card, but your side could not go out, and you must keep a "
                 "card after discarding")
 
-    def _memo(self) -> dict[tuple[Any, ...], bool]:
-        return self.memo if self.memo is not None else {}
+    def _settle(self, budget: int) -> bool:
+        """:meth:`_completable` from this position with a fresh search of ``budget`` positions.  The answer
+        depends on the position and the budget alone (never on earlier searches), so that a move's
+        legality is the same in every listing, check and replay; answers are kept, keyed by both, in a
+        table shared by every Samba state (a position's key holds all the search reads, see :meth:`_key`),
+        emptied when it grows past :data:`SETTLED_MAX`."""
+        key = (self._key(), budget)
+        done = _SETTLED.get(key)
+        if done is None:
+            if len(_SETTLED) > SETTLED_MAX:
+                _SETTLED.clear()
+            done = _SETTLED[key] = self._completable([budget], {})
+        return done
 
     def _discard_ok(self, seat: int) -> bool:
         """Whether some discard is legal now (the turn can end): see ``State._why_not_discard``."""
@@ -814,11 +818,15 @@ class SambaState(State):
         return stuck + len(hand[RED_THREE]), value
 
     def _key(self) -> tuple[Any, ...]:
+        """Everything the turn look-ahead reads: the hand (by card code), the side's melds (by shape), the
+        turn flags, the side's minimum and, before the draw, the pile and its freeze."""
         seat = self.turn
+        side = self.sides[seat]
         hand = tuple(sorted(c % CARDS_PER_DECK for k in self.hands[seat] for c in k))
-        melds = tuple(sorted((m.suit, m.kind, len(m.naturals), len(m.wilds)) for m in self.smelds[self.sides[seat]]))
-        return (hand, melds, self.pending, self.phase, len(self.pile), self.must_out, self.answer,
-                self.initial[self.sides[seat]])
+        melds = tuple(sorted((m.suit, m.kind, len(m.naturals), len(m.wilds)) for m in self.smelds[side]))
+        pile = (tuple(c % CARDS_PER_DECK for c in self.pile), self.freeze_at >= 0) if self.phase == DRAW else ()
+        return (self.variant.name, hand, melds, self.pending, self.phase, pile, self.must_out, self.answer,
+                self.initial[side], self.minimums[side])
 
     def _completable(self, budget: list[int], known: dict[tuple[Any, ...], bool]) -> bool:
         """Whether the turn can still end legally from here (a probe copy after drawing, or showing melds
