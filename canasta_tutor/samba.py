@@ -32,8 +32,11 @@ classic meld rules).  The rules about the rest of the turn (the initial meld min
 keeping a card, going out with two canastas, the partner's yes, melds shown to take the pack) are
 then settled by a look-ahead: a depth-first search over the melds the turn could still make, asking
 whether the turn can still end legally.  The usual cases (two cards or more left with nothing owed)
-need no search.  The search is bounded (:data:`SEARCH_BUDGET` positions); a turn it cannot settle
-within the bound is refused, so the engine never offers a move that leads to a dead end.
+need no search.  The search is bounded (:data:`SEARCH_BUDGET` positions) and fresh for every check,
+so a move's legality depends on the position alone; a move after which the search cannot settle the
+rest of the turn within the bound is refused, so the engine never offers a move that leads to a dead
+end.  The bound is met only in long turns that must go out (after a partner's "yes" with a large hand),
+where a legal move may then go unoffered.
 
 Software choices where the book leaves the mechanics open (see docs/variants.md): melds are made in
 steps, a sequence of three and then one card at a time (as R-MELD-6's software note does for sets);
