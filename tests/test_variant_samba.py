@@ -693,3 +693,13 @@ def test_a_hand_is_played_through_the_widgets_messages() -> None:
     assert table.state.phase in ("hand_over", "game_over") and played > 3
     assert check_invariants(table.state) == []
     assert sequences > 0, "no sequence was melded through the table"
+
+
+def test_a_match_plays_samba_deals() -> None:
+    """canasta-tutor match --variant samba deals Samba (a four-seat variant of two sides was dealt as the classic
+    game): two policies that play alike tie every duplicate deal."""
+    from canasta_tutor.bots.expert import ExpertBot, rot_policy
+    from canasta_tutor.bots.match import deal_state, play_deal
+
+    assert isinstance(deal_state(3, SAMBA), SambaState)
+    assert play_deal(3, rot_policy, ExpertBot(seed=1).state_policy, SAMBA) == 0.0
