@@ -703,3 +703,20 @@ def test_a_match_plays_samba_deals() -> None:
 
     assert isinstance(deal_state(3, SAMBA), SambaState)
     assert play_deal(3, rot_policy, ExpertBot(seed=1).state_policy, SAMBA) == 0.0
+
+
+def test_empty_stock_must_take_onto_a_meld_but_need_not_start_one() -> None:
+    """R-STOCK-2 and R-STOCK-3 with R-SAMBA-6: at an empty stock a top card that goes onto an unfinished meld
+    must be taken; one that would only start a new set with a pair may be declined."""
+    onto = build("4C 5C 6H", melds=(("seq", "9D TD JD"),), pile="8C QD", phase="draw")
+    onto.stock = []
+    assert rule_of(onto, ("pass",)) == "R-STOCK-2" and ("takeon", Q, 0) in onto.legal_actions()
+    pair = build("QS QH 5C 6H", melds=(("seq", "9C TC JC"),), pile="8C QD", phase="draw")
+    pair.stock = []
+    assert ("pass",) in pair.legal_actions() and ("take", Q, 2, 0, 0) in pair.legal_actions()
+
+
+def test_one_card_cannot_take_a_one_card_pile() -> None:
+    """R-PACK-7 in Samba: a player holding one card may not add a lone top card to a meld from a pile of one."""
+    state = build("4C", melds=(("set", "QS QH QC"),), pile="QD", phase="draw")
+    assert rule_of(state, ("takeon", Q, 0)) == "R-PACK-7"
