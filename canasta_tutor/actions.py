@@ -90,7 +90,7 @@ Action = tuple[Any, ...]
 SIMPLE_VERBS = ("draw", "ask", "yes", "no", "pass", "deal")
 #: Every verb, in the order a turn uses them.
 VERBS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "deal")
-#: Samba's verbs for sequences and numbered melds (``take K on #1`` is the tuple verb ``takeon``).
+#: Samba's verbs for sequences and numbered melds (``take K on m1`` is the tuple verb ``takeon``).
 SAMBA_VERBS = ("run", "put", "join")
 
 _TOKEN = {k: ("3" if k == BLACK_THREE else KIND_TOKENS[k]) for k in range(NUM_KINDS)}
