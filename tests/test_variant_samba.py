@@ -720,3 +720,25 @@ def test_one_card_cannot_take_a_one_card_pile() -> None:
     """R-PACK-7 in Samba: a player holding one card may not add a lone top card to a meld from a pile of one."""
     state = build("4C", melds=(("set", "QS QH QC"),), pile="QD", phase="draw")
     assert rule_of(state, ("takeon", Q, 0)) == "R-PACK-7"
+
+
+_FUZZ_STATES = [_played(5, n) for n in (0, 1, 30, 80, 150)]
+_any_action = st.one_of(
+    st.tuples(st.sampled_from(["run", "put", "join", "takeon", "add", "discard"]), st.integers(-3, 20),
+              st.integers(-3, 20)),
+    st.tuples(st.sampled_from(["meld", "take"]), st.integers(-2, 16), st.integers(-1, 5), st.integers(-1, 3),
+              st.integers(-1, 3)),
+    st.tuples(st.sampled_from(["draw", "ask", "yes", "no", "pass", "deal", "bogus"])),
+)
+
+
+@given(st.integers(0, len(_FUZZ_STATES) - 1), _any_action)
+def test_explain_never_raises_and_agrees_with_the_listing(which: int, action: tuple) -> None:
+    """Any tuple gets None or a refusal citing a rule of the book, and None exactly for the listed actions."""
+    from canasta_tutor.rulebook import rule
+
+    state = _FUZZ_STATES[which]
+    err = state.explain(action)
+    assert (err is None) == (action in state.legal_actions())
+    if err is not None:
+        assert rule(err.rule) is not None and err.reason
