@@ -21,6 +21,19 @@ joker) and ``3`` (a black three).  Parsing also accepts lower case, ``10`` for
 ``pass``, ``deal``
 =============================  ==============================================
 
+Samba (:mod:`canasta_tutor.samba`) names a side's melds by number, ``m1`` for its first
+(``i = 0`` in the tuple; ``#1`` and ``1`` are read too, but ``#`` starts a comment in files),
+and adds sequences:
+
+=============================  ==============================================
+``run 7H 8H 9H``               ``("run", suit, 7's kind)``: a new sequence
+``put K on m2``                ``("put", 1, K)``: one card onto meld m2 (a
+                               sequence's card is named by rank; its suit is the
+                               sequence's)
+``join m3 into m1``            ``("join", 0, 2)``: set m3 joins set m1
+``take K on m2``               ``("takeon", K, 1)``: the top card alone onto m2
+=============================  ==============================================
+
 >>> from canasta_tutor.cards import DEUCE, parse_kind
 >>> K = parse_kind("K")
 >>> parse_action("take K K K") == ("take", K, 2, 0, 0)
@@ -38,6 +51,11 @@ Parsing checks the *shape* of an action, not whether it is legal; that is the
 engine's job (:meth:`State.explain <canasta_tutor.state.State.explain>`).
 Malformed text raises :class:`~canasta_tutor.errors.NotationError` quoting it:
 
+>>> format_action(parse_action("run 9h 8h th"))
+'run 8H 9H TH'
+>>> parse_action("put 2 on m1") == ("put", 0, parse_kind("2"))
+True
+
 >>> parse_action("meld K Q K")
 Traceback (most recent call last):
 ...
@@ -50,6 +68,9 @@ from typing import Any, Iterable
 
 from .cards import (
     BLACK_THREE,
+    CARD_KIND,
+    RANK_CHARS,
+    SUIT_CHARS,
     DEUCE,
     JOKER,
     KIND_NAMES,
@@ -57,6 +78,8 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     WILD_KINDS,
+    normalize_code,
+    parse_card,
     parse_kind,
 )
 from .errors import NotationError
@@ -67,6 +90,8 @@ Action = tuple[Any, ...]
 SIMPLE_VERBS = ("draw", "ask", "yes", "no", "pass", "deal")
 #: Every verb, in the order a turn uses them.
 VERBS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "deal")
+#: Samba's verbs for sequences and numbered melds (``take K on m1`` is the tuple verb ``takeon``).
+SAMBA_VERBS = ("run", "put", "join")
 
 _TOKEN = {k: ("3" if k == BLACK_THREE else KIND_TOKENS[k]) for k in range(NUM_KINDS)}
 
@@ -151,7 +176,65 @@ def format_action(a: Action) -> str:
             tokens = [_TOKEN[k]] * (n + 1)
         tokens += ["JK"] * j + ["2"] * d
         return f"{verb} {' '.join(tokens)}"
+    if verb in ("run", "put", "join", "takeon"):
+        return _format_samba(a)
     raise NotationError(f"{a!r} is not an action: unknown verb {verb!r}")
+
+
+def _check_index(i: object) -> int:
+    if type(i) is not int or i < 0:  # noqa: E721
+        raise NotationError(f"{i!r} is not a meld number (0 for m1, ...)")
+    return i
+
+
+def _format_samba(a: Action) -> str:
+    verb = a[0]
+    if len(a) != 3:
+        raise NotationError(f"{a!r} is not an action: {verb} has two fields")
+    if verb == "run":
+        s, k = a[1], a[2]
+        if type(s) is not int or not 0 <= s < 4 or type(k) is not int or not 0 <= k <= 8:  # noqa: E721
+            raise NotationError(f"{a!r} is not a sequence: a suit 0..3 and a lowest rank from 4 to Q")
+        return "run " + " ".join(RANK_CHARS[k + 2 + i] + SUIT_CHARS[s] for i in range(3))
+    if verb == "put":
+        i, w = _check_index(a[1]), _check_kind(a[2])
+        return f"put {_TOKEN[w]} on m{i + 1}"
+    if verb == "join":
+        i, i2 = _check_index(a[1]), _check_index(a[2])
+        return f"join m{i2 + 1} into m{i + 1}"
+    k, i = _check_kind(a[1]), _check_index(a[2])
+    return f"take {_TOKEN[k]} on m{i + 1}"
+
+
+def _meld_number(token: str, text: str) -> int:
+    t = token.strip()
+    digits = t[1:] if t[:1] in ("#", "m", "M") else t
+    if not digits.isdigit() or int(digits) < 1 or len(digits) > 4:
+        raise NotationError(f"{text!r}: {token!r} is not a meld number; melds are numbered m1, m2, ...")
+    return int(digits) - 1
+
+
+def _parse_samba(verb: str, rest: list[str], text: str) -> Action:
+    if verb == "run":
+        if len(rest) != 3:
+            raise NotationError(f"{text!r}: a sequence starts with three cards of one suit, like 'run 7H 8H 9H'")
+        try:
+            codes = sorted((normalize_code(t) for t in rest), key=lambda c: RANK_CHARS.index(c[0]))
+        except NotationError as e:
+            raise NotationError(f"{text!r}: {e.message}") from None
+        kinds = [CARD_KIND[parse_card(c)] for c in codes]
+        if any(k > 10 for k in kinds) or len({c[1] for c in codes}) != 1 or kinds != list(
+                range(kinds[0], kinds[0] + 3)):
+            raise NotationError(f"{text!r}: a sequence is three natural cards of one suit in a row, from 4 up to "
+                                "ace, like 'run 7H 8H 9H'")
+        return ("run", SUIT_CHARS.index(codes[0][1]), kinds[0])
+    if verb == "join":
+        if len(rest) != 3 or rest[1].lower() not in ("into", "to", "onto", "on"):
+            raise NotationError(f"{text!r}: join two sets by number, like 'join m2 into m1'")
+        return ("join", _meld_number(rest[2], text), _meld_number(rest[0], text))
+    if len(rest) != 3 or rest[1].lower() not in ("on", "to", "onto"):
+        raise NotationError(f"{text!r}: put one card onto a meld by its number, like 'put K on m1'")
+    return ("put", _meld_number(rest[2], text), _kind(rest[0], text))
 
 
 def _split_wilds(kinds: list[int], k: int) -> tuple[int, int, int]:
@@ -218,6 +301,10 @@ def parse_action(text: str) -> Action:
             raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")
         k = ranks[0]
         return ("meld", k, *_split_wilds(kinds, k))
+    if verb in SAMBA_VERBS:
+        return _parse_samba(verb, rest, text)
+    if verb == "take" and len(rest) == 3 and rest[1].lower() in ("on", "to", "onto"):
+        return ("takeon", _kind(rest[0], text), _meld_number(rest[2], text))
     if verb == "take":
         if not rest:
             raise NotationError(f"{text!r}: name the pile's top card, then the cards from your hand, "
@@ -230,7 +317,7 @@ def parse_action(text: str) -> Action:
             names = " and ".join(KIND_NAMES[x] for x in [k] + strays)
             raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")
         return ("take", k, *_split_wilds(others, k))
-    hint = ", ".join(VERBS)
+    hint = ", ".join(VERBS + SAMBA_VERBS)
     raise NotationError(f"{text!r}: unknown action {words[0]!r}; actions are {hint}")
 
 
@@ -239,4 +326,4 @@ def format_actions(actions: Iterable[Action]) -> list[str]:
     return [format_action(a) for a in actions]
 
 
-__all__ = ["format_action", "parse_action", "format_actions", "kind_token", "VERBS", "SIMPLE_VERBS"]
+__all__ = ["format_action", "parse_action", "format_actions", "kind_token", "VERBS", "SIMPLE_VERBS", "SAMBA_VERBS"]

@@ -26,6 +26,7 @@ from .cards import ALL_CARD_CODES, CARD_KIND, JOKER, RANK_CHARS, SUIT_CHARS, shu
 from .errors import NotationError
 from .options import RuleOptions
 from .state import SEATS, State
+from .samba import new_state
 from .variants import CLASSIC, Variant, get_variant
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
@@ -148,7 +149,7 @@ class Game:
         variant = self.variant
         seats = variant.seats
         names = check_player_names(tuple(seats) if players is None else players, seats)
-        state = State(self.options, seed, variant)
+        state = new_state(self.options, seed, variant)
         if totals is not None:
             if len(totals) != variant.n_sides:
                 raise NotationError(f"totals: give {variant.n_sides}, one per side "

@@ -42,6 +42,8 @@ from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, State
 
 _FREEZERS_ALWAYS = frozenset((JOKER, DEUCE, RED_THREE))
 _OVER = (HAND_OVER, GAME_OVER)
+#: the actions that lay cards from a hand on the table (Samba's "run", "put" and "takeon" too)
+_MELD_VERBS = frozenset(("meld", "add", "take", "run", "put", "takeon"))
 
 
 def _value_of_code(code: str) -> int:
@@ -165,6 +167,9 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
                 if len(nat) + len(wild) < 3:
                     v.append(f"{sname} meld of {KIND_NAMES[k]} has {len(nat) + len(wild)} cards (R-MELD-1)")
 
+    if variant.sequences:
+        v.extend(_check_samba_melds(state, playing))
+
     # -------- the pile and its freeze (R-FRZ-2, R-FRZ-3, R-FRZ-4)
     pile = state.pile
     first = -1
@@ -194,10 +199,11 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
         if state.shown and (phase != DRAW or state.initial[side]):
             v.append("melds shown to take the pack outside the draw phase, or by a side already down")
         for s in range(variant.n_sides):
-            if state.initial[s] and not state.melds[s]:
+            side_melds = _melds_of(state, s)
+            if state.initial[s] and not side_melds:
                 v.append(f"{side_names[s]} has made its initial meld but has no melds")
-            if not state.initial[s] and state.melds[s]:
-                points = sum(_VALUE[c] for nat, wild in state.melds[s].values() for c in nat + wild)
+            if not state.initial[s] and side_melds:
+                points = sum(_VALUE[c] for _suit, nat, wild in side_melds for c in nat + wild)
                 if s != side:
                     v.append(f"{side_names[s]} has melds but no initial meld, outside its turn (R-MIN-1)")
                 elif points != state.pending:
@@ -223,6 +229,52 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     return v
 
 
+def _melds_of(state: State, side: int) -> list[tuple[int, list[int], list[int]]]:
+    """A side's melds as ``(suit, naturals, wilds)``: classic melds with suit -1, Samba's from its own
+    list (a sequence's suit is 0..3)."""
+    smelds = getattr(state, "smelds", None)
+    if smelds is not None:
+        return [(m.suit, m.naturals, m.wilds) for m in smelds[side]]
+    return [(-1, nat, wild) for nat, wild in state.melds[side].values()]
+
+
+_RUN_RANKS = "456789TJQKA"
+
+
+def _check_samba_melds(state: State, playing: bool) -> list[str]:
+    """Samba's melds, from the card codes (R-SAMBA-3, R-SAMBA-4, R-SAMBA-5): sequences of three to seven
+    naturals of one suit in rank order (four to ace), no wild card and no three; sets of one rank with at
+    least two naturals and at most the variant's wild cards; no meld in the classic table."""
+    v: list[str] = []
+    variant = state.variant
+    for side in range(variant.n_sides):
+        sname = variant.side_names[side]
+        if state.melds[side]:
+            v.append(f"{sname} has classic melds in a game of Samba")
+        for suit, nat, wild in _melds_of(state, side):
+            codes = [CARD_CODE[c] for c in nat]
+            if suit >= 0:
+                ranks = "".join(code[0] for code in codes)
+                if wild or not 3 <= len(nat) <= 7 or ranks not in _RUN_RANKS or any(
+                        code[1] != "SHDC"[suit] for code in codes):
+                    v.append(f"{sname} has a sequence {' '.join(codes + [CARD_CODE[c] for c in wild])} (R-SAMBA-3)")
+                continue
+            if not codes or len({code[0] for code in codes}) != 1 or any(_IS_WILD_CODE[c] for c in nat):
+                v.append(f"{sname} has a set of {' '.join(codes)} (R-MELD-1)")
+                continue
+            if any(not _IS_WILD_CODE[c] for c in wild):
+                v.append(f"{sname} set holds {' '.join(CARD_CODE[c] for c in wild)} as wild cards (R-CARDS-2)")
+            if codes[0][0] == "3":
+                if wild or not 3 <= len(nat) <= 4 or _IS_RED3_CODE[nat[0]]:
+                    v.append(f"{sname} black-three meld {' '.join(codes)} (R-MELD-4)")
+                if not playing and (state.went_out is None or variant.sides[state.went_out] != side):
+                    v.append(f"{sname} melded black threes but did not go out (R-MELD-4)")
+                continue
+            if len(nat) < 2 or len(nat) + len(wild) < 3 or len(wild) > variant.set_wild_cap:
+                v.append(f"{sname} set of {len(nat)} naturals and {len(wild)} wild cards (R-MELD-2, R-SAMBA-4)")
+    return v
+
+
 def _concealed_by_history(state: State, seat: int) -> bool:
     """Whether ``seat`` went out concealed, from the hand's actions (R-CONC-1).
 
@@ -241,7 +293,7 @@ def _concealed_by_history(state: State, seat: int) -> bool:
     # the last action is the one that went out: its turn is not an "earlier" one
     for a in hist[start:-1]:
         verb = a[0]
-        if verb in ("meld", "add", "take") and turn == seat:
+        if verb in _MELD_VERBS and turn == seat:
             melded_now = True
         elif verb == "discard":
             if turn == seat and melded_now:
@@ -270,8 +322,8 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
         v.append(f"went_out is {state.went_out}, but the empty hand is {out} (R-OUT-1)")
     if out is not None:
         # a canasta of deuces does not count for going out (R-ITAL-8)
-        canastas = sum(1 for k, (n, w) in state.melds[sides[out]].items()
-                       if len(n) >= 4 and len(n) + len(w) >= 7 and not (k == DEUCE and variant.deuce_melds))
+        canastas = sum(1 for _s, n, w in _melds_of(state, sides[out]) if len(n) >= 4 and len(n) + len(w) >= 7
+                       and not (CARD_KIND[n[0]] == DEUCE and variant.deuce_melds))
         if canastas < variant.canastas_to_go_out:
             v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
                      f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
@@ -284,16 +336,19 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
     deal_totals = state.deal_totals
     for side in range(variant.n_sides):
         sname = variant.side_names[side]
-        melds = state.melds[side]
+        melds = _melds_of(state, side)
         melded = 0
         bonus = 0
-        natural = mixed = 0
+        natural = mixed = sambas = 0
         deuce_canasta = False
         went = out is not None and sides[out] == side
-        for k, (nat, wild) in melds.items():
+        for suit, nat, wild in melds:
             melded += sum(_VALUE[c] for c in nat) + sum(_VALUE[c] for c in wild)
             if len(nat) >= 4 and len(nat) + len(wild) >= 7:
-                if k == DEUCE and variant.deuce_melds:
+                if suit >= 0:
+                    sambas += 1
+                    bonus += variant.samba_bonus  # a samba (R-SAMBA-9)
+                elif CARD_KIND[nat[0]] == DEUCE and variant.deuce_melds:
                     # R-ITAL-10: 3,000 for the side that went out, no bonus at all for the other
                     deuce_canasta = True
                     bonus += bonuses.deuce_canasta if went else 0
@@ -310,9 +365,10 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
             bonus += bonuses.five_canastas_one_mixed
         if natural + mixed + deuce_canasta >= 10:
             bonus += bonuses.ten_canastas
+        canastas = natural + mixed + sambas + deuce_canasta
         red = bonuses.red_threes[len(state.red3[side])]  # classic 100 each, 800 for four (R-RED-4; R-SIX-5)
-        if not melds:
-            red = -red
+        if (canastas < variant.red_threes_need_canastas) if variant.red_threes_need_canastas else not melds:
+            red = -red  # R-RED-5; R-SAMBA-9: two canastas
         going_out = bonuses.going_out if out is not None and sides[out] == side else 0
         conc = bonuses.concealed if going_out and concealed else 0
         in_hand = sum(_VALUE[c] for seat in range(variant.players) if sides[seat] == side

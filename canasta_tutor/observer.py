@@ -49,6 +49,7 @@ from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 
 from .cards import ALL_CARD_CODES, CARD_KIND, sort_key
 from .options import RuleOptions
+from .samba import SambaState
 from .scoring import HandResult
 from .state import Action, State, seat_index
 from .variants import CLASSIC, Variant, get_variant
@@ -128,6 +129,12 @@ def _summary(o: Observation) -> tuple[Summary, ...]:
     return _summaries(o._melds)
 
 
+def _samba_melds(o: Observation) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
+    """Per side, Samba's melds in order (a meld's number is its index): ``(suit, card codes)``, suit -1
+    for a set and 0..3 (S, H, D, C) for a sequence.  Empty for the other variants."""
+    return tuple(tuple((m.suit, _codes(m.naturals + m.wilds)) for m in side) for side in o._smelds)
+
+
 def _known(o: Observation) -> tuple[tuple[int, ...], ...]:
     known = list(map(tuple, o._known))
     known[o.seat] = o.hand_counts
@@ -188,6 +195,7 @@ class Observation:
     first_turn_done = _Lazy(lambda o: tuple(o._first))  # per seat
     has_melded = _Lazy(lambda o: tuple(o._has_melded))
     position_text = _Lazy(_no_text)
+    samba_melds = _Lazy(_samba_melds)  # per side, Samba's numbered melds (empty in other variants)
 
     # A compact observation's sources: the state's public lists and the seat's own hand.
     _own: list[list[int]]
@@ -201,6 +209,7 @@ class Observation:
     _deal_totals: list[int]
     _first: list[bool]
     _has_melded: list[bool]
+    _smelds: list[list[Any]]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -256,10 +265,10 @@ FIELDS = (
     "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_top", "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
     "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
-    "first_turn_done", "has_melded",
+    "first_turn_done", "has_melded", "samba_melds",
 )
 _SOURCES = ("_own", "_known", "_melds", "_red3", "_pile", "_history", "_hand_results", "_totals",
-            "_deal_totals", "_first", "_has_melded")
+            "_deal_totals", "_first", "_has_melded", "_smelds")
 
 
 def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
@@ -280,6 +289,7 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_pile": pile, "_history": state.history,
         "_hand_results": state.hand_results, "_totals": state.totals, "_deal_totals": state.deal_totals,
         "_first": state.first_turn_done, "_has_melded": state.has_melded,
+        "_smelds": state.smelds if isinstance(state, SambaState) else (),
     })
     return obs
 

@@ -50,6 +50,10 @@ variant decides the seat letters and side names, and with them the keys:
   ``melds N:``, ``melds S:``, ``red threes S:``.
 - ``three-handed``: seats ``E``, ``S``, ``W`` (North's chair is empty), each its own side:
   ``totals: E 0 S 0 W 0``, ``melds W:``...
+- ``samba``: the classic seats and sides with three decks.  A side's melds are numbered in the
+  order written (``m1`` first, as in the actions ``put K on m1``); a meld of one suit in a row of
+  ranks is a sequence (``7H 8H 9H``; ``(samba)`` may mark one of seven), and a side may have
+  several sets of one rank.
 - ``six-handed``: seats ``N E P S W Q`` in turn order (``P`` between East and South,
   ``Q`` between West and North), partners opposite, sides ``NS``, ``EW`` and ``PQ``:
   ``totals: NS 0 EW 0 PQ 0``, ``melds PQ:``...; three decks, so three of each card and six jokers.
@@ -114,6 +118,7 @@ from .errors import ImpossiblePositionError, NotationError
 from .game import check_player_names
 from .hidden import fill_hidden, turn_problem
 from .options import RuleOptions
+from .samba import SambaMeld, SambaState, new_state
 from .state import (
     _CHAIN_KINDS as _CHAIN,
     ANSWER,
@@ -353,7 +358,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     seed = _int(v, ln, "seed", low=0)
     ln, v = get("deal", "0")
     deal_no = _int(v, ln, "deal", low=0)
-    state = State(options, seed, variant)
+    state = new_state(options, seed, variant)
     state.deal_no = deal_no
     ln, v = get("players")
     if v:
@@ -450,7 +455,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                     raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
                 mark = " ".join(part[start + 1:-1].lower().split())
                 if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed",
-                                "canasta of deuces"):
+                                "canasta of deuces", "samba"):
                     raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
                 part = part[:start].strip()
@@ -555,12 +560,13 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                                       "lowest freezing card", ln, "pile")
     turn_side = variant.sides[state.turn]
     for side in sides:
-        has = bool(state.melds[side])
+        has = _has_melds(state, side)
         in_progress = side == turn_side and state.phase in ("draw", "meld", "answer") and (
             state.shown or state.pending)
         state.initial[side] = has and not in_progress
-    if BLACK_THREE in state.melds[turn_side]:
-        state.b3_melded = len(state.melds[turn_side][BLACK_THREE][0])
+    b3 = _black_threes(state, turn_side)
+    if b3:
+        state.b3_melded = b3
         if state.phase in ("draw", "meld", "answer"):
             state.must_out = True
     lines = {key: number for key, (number, _) in values.items()}
@@ -620,7 +626,53 @@ def _kind_token(t: str, line: int, field: str) -> int:
     raise NotationError(f"{t!r} is not a card kind", line, field)
 
 
-def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -> None:
+def _has_melds(state: State, side: int) -> bool:
+    """Whether a side has melds on the table (Samba's own list too)."""
+    if isinstance(state, SambaState):
+        return bool(state.smelds[side])
+    return bool(state.melds[side])
+
+
+def _black_threes(state: State, side: int) -> int:
+    """How many black threes a side has melded (0: none)."""
+    if isinstance(state, SambaState):
+        return sum(len(m.naturals) for m in state.smelds[side] if m.suit < 0 and m.kind == BLACK_THREE)
+    meld = state.melds[side].get(BLACK_THREE)
+    return len(meld[0]) if meld is not None else 0
+
+
+def _add_samba_meld(state: SambaState, side: int, cards: list[int], mark: str, line: int) -> None:
+    """A Samba meld (R-SAMBA-3, R-SAMBA-4): a sequence when its naturals differ in rank, else a set."""
+    field = f"melds {state.variant.side_names[side]}"
+    naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
+    text = " ".join(ALL_CARD_CODES[c] for c in cards)
+    if len({CARD_KIND[c] for c in naturals}) <= 1:
+        if mark == "samba":
+            raise ImpossiblePositionError(f"meld {text!r} is marked a samba but is not a sequence", line, field)
+        cap = state.variant.set_wild_cap
+        wilds = [c for c in cards if CARD_KIND[c] in (JOKER, DEUCE)]
+        if len(wilds) > cap and naturals and CARD_KIND[naturals[0]] != BLACK_THREE:
+            raise ImpossiblePositionError(f"meld {text!r}: {len(wilds)} wild cards; a set may hold at most {cap} "
+                                          "(R-SAMBA-4)", line, field)
+        _add_meld(state, side, cards, mark, line, samba=True)
+        return
+    ordered = sorted(cards, key=lambda c: CARD_KIND[c])
+    kinds = [CARD_KIND[c] for c in ordered]
+    suits = {ALL_CARD_CODES[c][1] for c in ordered if ALL_CARD_CODES[c] != "JK"}
+    if (len(naturals) != len(cards) or max(kinds) > 10 or len(suits) != 1 or not 3 <= len(cards) <= 7
+            or kinds != list(range(kinds[0], kinds[0] + len(kinds)))):
+        raise ImpossiblePositionError(f"meld {text!r}: a sequence is three to seven natural cards of one suit in "
+                                      "a row, from 4 up to ace, with no wild card (R-SAMBA-3)", line, field)
+    if mark and (mark != "samba" or len(cards) != 7):
+        raise ImpossiblePositionError(f"meld {text!r}: a sequence is marked only '(samba)', at seven cards", line,
+                                      field)
+    state.smelds[side].append(SambaMeld("SHDC".index(suits.pop()), ordered))
+
+
+def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, samba: bool = False) -> None:
+    if isinstance(state, SambaState) and not samba:
+        _add_samba_meld(state, side, cards, mark, line)
+        return
     field = f"melds {state.variant.side_names[side]}"
     kinds = [CARD_KIND[c] for c in cards]
     naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
@@ -651,10 +703,10 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -
         if wilds or len(naturals) > 4:
             raise ImpossiblePositionError(f"meld {text!r}: black threes are melded three or four, no wild cards",
                                           line, field)
-    if len(wilds) > state.options.wild_cap(len(naturals)):
+    if not samba and len(wilds) > state.options.wild_cap(len(naturals)):
         raise ImpossiblePositionError(f"meld {text!r}: {len(wilds)} wild cards; a meld may hold at most "
                                       f"{state.options.wild_cap(len(naturals))}", line, field)
-    if kind in state.melds[side]:
+    if kind in state.melds[side] and not samba:
         raise ImpossiblePositionError(f"two melds of {KIND_NAMES[kind]} for one side", line, field)
     canasta = is_canasta(len(naturals), len(wilds))
     if mark:
@@ -665,6 +717,9 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int) -
             raise ImpossiblePositionError(f"meld {text!r} is marked natural but holds a wild card", line, field)
         if mark.startswith("mixed") and not wilds:
             raise ImpossiblePositionError(f"meld {text!r} is marked mixed but holds no wild card", line, field)
+    if isinstance(state, SambaState):
+        state.smelds[side].append(SambaMeld(-1, naturals, wilds))
+        return
     state.melds[side][kind] = [naturals, wilds]
 
 
@@ -713,12 +768,12 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         if CARD_KIND[state.pile[-1]] >= 11:
             fail(f"melds are shown to take the pack, but {ALL_CARD_CODES[state.pile[-1]]} on top can't be taken",
                  "turn")
-        if not state.pending or not state.melds[side]:
+        if not state.pending or not _has_melds(state, side):
             fail("'shown' needs the shown melds on the table and their points as pending=N", "turn")
         if state.asked:
             fail("one can't ask after showing melds to take the pack", "turn")
     if state.pending:
-        if not state.melds[side]:
+        if not _has_melds(state, side):
             fail(f"pending={state.pending}, but {side_names[side]} has no melds on the table", "turn")
         if phase == MELD and not state.melded_turn:
             fail("points are pending, so the player has melded this turn: add the flag 'melded'", "turn")
@@ -727,15 +782,15 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         if phase == MELD and state.pending >= state.minimums[side]:
             fail(f"pending={state.pending} already reaches the minimum of {state.minimums[side]}, so the "
                  "initial meld is made: drop the flag", "turn")
-    if state.took_pack and not state.melds[side]:
+    if state.took_pack and not _has_melds(state, side):
         fail(f"'took-pack', but {side_names[side]} has no melds on the table", "turn")
-    if state.melded_turn and not state.melds[side]:
+    if state.melded_turn and not _has_melds(state, side):
         fail(f"'melded', but {side_names[side]} has no melds on the table", "turn")
     if playing and game_ended(state.deal_totals, variant.target):
         fail(f"a side has {max(state.deal_totals)} points: the game ended at {variant.target}", "totals")
     # black threes go down only when going out, which ends the hand
     for s in range(variant.n_sides):
-        if BLACK_THREE in state.melds[s] and playing and not (s == side and phase == MELD and state.melded_turn):
+        if _black_threes(state, s) and playing and not (s == side and phase == MELD and state.melded_turn):
             fail("black threes are melded only when going out, so they can't be on the table "
                  + ("in the draw phase" if s == side and phase != MELD else "while the hand goes on"),
                  f"melds {side_names[s].lower()}")
@@ -763,7 +818,7 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
     for s in range(players):
         if state.has_melded[s] and not state.first_turn_done[s]:
             fail(f"{seats[s]} has not had a first turn, so can't have melded before", "melded-before")
-        if state.has_melded[s] and not state.melds[side_of[s]]:
+        if state.has_melded[s] and not _has_melds(state, side_of[s]):
             fail(f"{seats[s]} melded before, but {side_names[side_of[s]]} has no melds on the table",
                  "melded-before")
     # hands
@@ -776,7 +831,7 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         if playing and not state.first_turn_done[s] and state.hand_size[s] != hand_size:
             fail(f"{seats[s]} has not played yet, so holds the {hand_size} cards dealt, not "
                  f"{state.hand_size[s]}", key)
-        if playing and not state.melds[side_of[s]] and variant.draw == 1:
+        if playing and not _has_melds(state, side_of[s]) and variant.draw == 1:
             # (drawing two and discarding one, a hand grows by a card a turn without melding)
             most = hand_size + (1 if s == turn and phase == MELD else 0)
             if state.hand_size[s] > most:
@@ -898,6 +953,13 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"{seats[s]}: {text}")
     for side in range(variant.n_sides):
         parts = []
+        if isinstance(state, SambaState):  # in the order made: the meld numbers of the actions
+            for m in state.smelds[side]:
+                text = _cards_text(m.naturals if m.suit >= 0 else sorted(m.naturals, key=sort_key)
+                                   + sorted(m.wilds, key=sort_key))
+                if m.is_canasta:
+                    text += " (samba)" if m.suit >= 0 else " (mixed canasta)" if m.wilds else " (natural canasta)"
+                parts.append(text)
         for kind in sorted(state.melds[side], key=lambda k: (k == BLACK_THREE, k)):
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)

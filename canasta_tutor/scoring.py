@@ -46,6 +46,14 @@ class SideScore:
 
 
 @dataclass(frozen=True)
+class SambaSideScore(SideScore):
+    """A side's score in Samba: :class:`SideScore` and the number of its sambas, sequences of seven
+    worth their own bonus (R-SAMBA-9).  ``natural_canastas`` and ``mixed_canastas`` count its sets."""
+
+    sambas: int = 0
+
+
+@dataclass(frozen=True)
 class HandResult:
     """The result of one hand: its deal number (from 0), who went out (a seat
     letter, or None when the stock ran out), whether concealed, and each side's
@@ -62,4 +70,4 @@ class HandResult:
                 "sides": [s.to_dict() for s in self.sides]}
 
 
-__all__ = ["SideScore", "HandResult"]
+__all__ = ["SideScore", "SambaSideScore", "HandResult"]

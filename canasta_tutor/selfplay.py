@@ -89,6 +89,7 @@ def _snapshot(s: State) -> tuple[object, ...]:
         tuple(s.initial), s.pending, s.shown, s.asked, s.answer, s.must_out, s.melded_turn,
         s.took_pack, tuple(s.first_turn_done), tuple(s.has_melded), s.b3_melded, s.went_out,
         s.concealed, len(s.hand_results), len(s.history), s.stock_emptied,
+        tuple(repr(m) for side in getattr(s, "smelds", ()) for m in side),  # Samba's melds
     )
 
 

@@ -259,7 +259,7 @@ class State:
 
     def copy(self) -> "State":
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
-        s = State.__new__(State)
+        s = State.__new__(type(self))
         s.options = self.options
         s.variant = self.variant
         s.sides = self.sides

@@ -22,7 +22,7 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
 ...     get_variant("five-handed")
 ... except UnknownVariantError as e:
 ...     print(e)
-'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian
+'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -117,6 +117,17 @@ class Variant:
     #: how the pile is started: ``"upcard"`` (R-DEAL-4, R-DEAL-5) or ``"count"``: dealt red threes are laid
     #: out and replaced first, then as many stock cards as the upcard's count go face down under it (R-ITAL-3)
     pile_start: str = "upcard"
+    #: Samba's melds (R-SAMBA-3..6): sequences of one suit, several sets of one rank, at most
+    #: ``set_wild_cap`` wild cards in a set and none on a canasta; the game is played by
+    #: :class:`canasta_tutor.samba.SambaState`.  False: classic melds, one set per rank.
+    sequences: bool = False
+    #: the most wild cards a set may hold when ``sequences`` is on (R-SAMBA-4)
+    set_wild_cap: int = 3
+    #: the bonus for a sequence of seven, a samba (R-SAMBA-9; 0 where there are no sequences)
+    samba_bonus: int = 0
+    #: red threes count for a side only with this many canastas, otherwise they count against it
+    #: (R-SAMBA-9); 0: the classic condition, at least one meld (R-RED-5)
+    red_threes_need_canastas: int = 0
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -201,6 +212,13 @@ VARIANTS: Final[dict[str, Variant]] = {
                                 deuce_canasta=3000),
                 target=12000, go_out_rule="R-ITAL-8", deuce_melds=True, pile_always_frozen=True,
                 initial_without_wilds=True, pile_start="count"),
+        # Samba (R-SAMBA-1..10): the classic table with the six-handed deck, sequences and its own bonuses
+        Variant(name="samba", rule_area="SAMBA", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
+                hand_size=15, draw=2, canastas_to_go_out=2,
+                minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 160)),
+                bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
+                target=10000, go_out_rule="R-SAMBA-7", sequences=True, set_wild_cap=2, samba_bonus=1500,
+                red_threes_need_canastas=2),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]

@@ -321,6 +321,10 @@ class ExpertBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if state.variant.sequences:
+            # Samba: no search yet (a playout would list Samba's legal actions, with their turn
+            # look-ahead, some hundred times); the rules of thumb decide
+            return decide(observe_compact(state, seat, legal))[0]
         if state.phase == "meld":
             obs = observe_compact(state, seat, legal)
             choice = decide(obs)[0]

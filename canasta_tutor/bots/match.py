@@ -89,9 +89,9 @@ def play_deal(seed: int, a: StatePolicy, b: StatePolicy, variant: Variant | str 
     in turn, B in every other seat)."""
     v = get_variant(variant)
     if v.n_sides == 2 and v.players == 4:
-        s1 = play_hand(deal_state(seed), [a, b, a, b])
+        s1 = play_hand(deal_state(seed, v), [a, b, a, b])
         r1 = s1.hand_results[-1].sides
-        s2 = play_hand(deal_state(seed), [b, a, b, a])
+        s2 = play_hand(deal_state(seed, v), [b, a, b, a])
         r2 = s2.hand_results[-1].sides
         return (r1[0].total - r1[1].total) + (r2[1].total - r2[0].total)
     from .expert import margin

@@ -22,6 +22,7 @@ from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canast
 from ..feasibility import max_meld_points
 from ..italian import DEUCE_CANASTA, can_go_out_for, max_natural_points
 from ..observer import Observation, opponent_seats
+from .samba_policy import samba_decide
 
 _WILD = (DEUCE, JOKER)
 
@@ -168,6 +169,8 @@ class RulesOfThumbBot:
 
 def decide(v: Observation) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision table
     """The bot's action for an observation of the seat to act, with the principles behind it."""
+    if v.variant.sequences:  # Samba's numbered melds and sequences have their own table
+        return samba_decide(v)
     legal = v.legal_actions
     if len(legal) == 1:
         return legal[0], []

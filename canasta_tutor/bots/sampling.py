@@ -30,6 +30,7 @@ from ..errors import ImpossiblePositionError
 from ..hidden import fill_hidden, unseen_for
 from ..observer import Observation
 from ..state import State
+from ..samba import SambaMeld, SambaState, new_state
 
 _IDS = {NUM_CARDS: card_ids_by_code()}
 
@@ -56,7 +57,7 @@ def state_from_observation(obs: Observation) -> State:
     seat past its first turn holds a red three."""
     variant = obs.variant
     ids = _Ids(variant.num_cards)
-    s = State(obs.options, 0, variant)
+    s = new_state(obs.options, 0, variant)
     s.deal_no = len(obs.hand_results)
     s.dealer = obs.dealer
     s.totals = list(obs.totals)
@@ -84,6 +85,14 @@ def state_from_observation(obs: Observation) -> State:
             cards = [ids.take(c) for c in codes]
             s.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
                                    [c for c in cards if is_wild(CARD_KIND[c])]]
+    if isinstance(s, SambaState):
+        for side, melds in enumerate(obs.samba_melds):
+            for suit, codes in melds:
+                cards = [ids.take(c) for c in codes]
+                s.smelds[side].append(SambaMeld(suit, [c for c in cards if not is_wild(CARD_KIND[c])],
+                                                [c for c in cards if is_wild(CARD_KIND[c])]))
+                if suit < 0 and CARD_KIND[cards[0]] == BLACK_THREE and side == variant.sides[obs.turn]:
+                    s.b3_melded = len(cards)
     turn_side = variant.sides[obs.turn]
     if BLACK_THREE in s.melds[turn_side] and obs.phase in ("draw", "meld", "answer"):
         s.b3_melded = len(s.melds[turn_side][BLACK_THREE][0])

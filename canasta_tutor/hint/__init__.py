@@ -117,6 +117,8 @@ BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the sea
 
 #: Verdicts in words, for the early stages.
 ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
+#: the verdict of a hint in Samba, where the hint does not search (see :func:`hint`)
+RULES_OF_THUMB = "the rules of thumb's move"
 
 
 @dataclass
@@ -180,6 +182,8 @@ class Hint:
     estimates: list[Estimate] = field(default_factory=list, repr=False)
     #: whose points :attr:`value` counts, as :meth:`details` says it (see :func:`_value_words`)
     value_words: str = "points for your side this hand"
+    #: False when the move comes from the rules of thumb without a search (Samba)
+    searched: bool = True
 
     @property
     def uncertainty(self) -> float | None:
@@ -216,6 +220,8 @@ class Hint:
 
     def details(self) -> str:
         """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
+        if not self.searched:
+            return "No search: in Samba the hint gives the rules of thumb's move."
         if self.value is None or self.uncertainty is None:
             return "No search: only one move is legal."
         lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} {self.value_words} "
@@ -547,6 +553,8 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out.
     """
     start = time.perf_counter()
+    if obs.variant.sequences:
+        return _samba_hint(obs, start)
     samples = samples if samples is not None else iterations
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
@@ -582,6 +590,27 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
         value_words=_value_words(obs),
+    )
+
+
+def _samba_hint(obs: Observation, start: float) -> Hint:
+    """Samba's hint: the rules of thumb's move (:mod:`canasta_tutor.bots.samba_policy`) with the
+    principles behind it.  The search is not used in Samba yet: a playout would list Samba's legal
+    actions, each with its turn look-ahead, hundreds of times."""
+    if obs.actor != obs.seat or not obs.legal_actions:
+        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
+    best, principles = decide(obs)
+    text = format_action(best)
+    forced = len(obs.legal_actions) == 1
+    state = state_from_observation(obs)
+    refused = refusals(state, list(obs.legal_actions)) if forced else []
+    reasons = [PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES]
+    explanation = " ".join([f"Play {text}: {ONLY if forced else RULES_OF_THUMB}.", *reasons])
+    return Hint(
+        seat=obs.seat, best=best, best_text=text, verdict=ONLY if forced else RULES_OF_THUMB, value=None,
+        stderr=None, plan=[text], facts=[], refusals=refused, alternatives=[], principles=[] if forced else principles,
+        rules=[r.rule for r in refused], nudge=_nudge(best, [], obs.phase), explanation=explanation, samples=0,
+        elapsed_ms=(time.perf_counter() - start) * 1000, searched=False,
     )
 
 

@@ -16,6 +16,9 @@ writes rule text of its own.
 >>> plan_button(state, 2, "draw", []).actions
 (('draw',),)
 
+In Samba (:mod:`canasta_tutor.samba`) a press makes one meld at a time, a set or a sequence, and
+``target`` is the number of the meld clicked (0 for m1), since a side may have several melds of a rank.
+
 The plan is the same at every table: where the variant draws two cards (two-handed, R-TWO-3) the
 engine's one ``draw`` takes both, and a player's side is the variant's (``state.sides``).
 
@@ -36,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_KIND, DEUCE, JOKER
+from ..samba import CARD_SUIT, SambaState
 from ..errors import IllegalActionError
 from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
 
@@ -91,6 +95,11 @@ def plan_button(state: State, seat: int, button: str, cards: Sequence[int], targ
     kinds = [CARD_KIND[c] for c in cards]
     if button == "new_hand":
         return _checked(state, [("deal",)], ())
+    if isinstance(state, SambaState) and button in ("take", "meld", "add"):
+        err = turn_refusal(state, seat, _probe_action(state, button, kinds))
+        if err is not None and (err.rule == "R-TURN-1" or state.phase in (HAND_OVER, GAME_OVER)):
+            return err
+        return _plan_samba(state, seat, button, cards, target)
     probe = _probe_action(state, button, kinds)
     err = turn_refusal(state, seat, probe)
     if err is not None and (err.rule == "R-TURN-1" or state.phase in (HAND_OVER, GAME_OVER)):
@@ -275,6 +284,84 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     return first
 
 
+# ----------------------------------------------------------------- Samba
+def _samba_meld(state: SambaState, seat: int, cards: Sequence[int]) -> list[Action] | Guidance:
+    """One new set or sequence from the selected cards, then one card at a time onto it."""
+    naturals = [c for c in cards if CARD_KIND[c] not in WILDS]
+    wilds = [CARD_KIND[c] for c in cards if CARD_KIND[c] in WILDS]
+    new = len(state.smelds[state.sides[seat]])
+    ranks = {CARD_KIND[c] for c in naturals}
+    if len(ranks) == 1:
+        k = ranks.pop()
+        n = len(naturals)
+        base = (3, 0, 0) if n >= 3 or not wilds else (2, 1, 0) if wilds[0] == JOKER else (2, 0, 1)
+        rest = [k] * (n - base[0]) + wilds[base[1] + base[2]:]
+        return [("meld", k, *base)] + [("put", new, w) for w in rest]
+    suits = {CARD_SUIT[c] for c in naturals}
+    if len(suits) == 1 and not wilds and len(naturals) >= 3:
+        kinds = sorted(CARD_KIND[c] for c in naturals)
+        return [("run", suits.pop(), kinds[0])] + [("put", new, k) for k in kinds[3:]]
+    return Guidance("Meld one set, or one sequence of one suit, at a time.")
+
+
+def _samba_puts(state: SambaState, seat: int, cards: Sequence[int], index: int) -> list[Action]:
+    """The selected cards onto meld ``index``, one at a time: a sequence's in the order that extends it,
+    a set's naturals before its wild cards."""
+    melds = state.smelds[state.sides[seat]]
+    kinds = [CARD_KIND[c] for c in cards]
+    if 0 <= index < len(melds) and melds[index].is_sequence:
+        m = melds[index]
+        below = sorted((k for k in kinds if k < m.kind), reverse=True)
+        return [("put", index, k) for k in below + sorted(k for k in kinds if k >= m.kind)]
+    return [("put", index, k) for k in sorted(kinds, key=lambda k: k in WILDS)]
+
+
+def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...], target: int | None) -> Outcome:
+    side = state.sides[seat]
+    melds = state.smelds[side]
+    if button == "meld":
+        if not cards:
+            return Guidance("Select the cards to meld first.")
+        seq = _samba_meld(state, seat, cards)
+        return seq if isinstance(seq, Guidance) else _checked(state, seq, cards)
+    if button == "add":
+        if not cards:
+            return Guidance("Select the cards to add to a meld first.")
+        if target is None:
+            fits = [i for i in range(len(melds)) if check_sequence(state, _samba_puts(state, seat, cards, i)) is None]
+            if len(fits) != 1:
+                return Guidance("Click the meld to add the selected cards to.", choose_meld=True)
+            target = fits[0]
+        return _checked(state, _samba_puts(state, seat, cards, target), cards)
+    # take: with nothing selected the cheapest legal way; else the top card's naturals (and wild cards)
+    # go with it, other selected cards are shown first (before the initial meld) or melded after
+    legal = [a for a in state.legal_actions() if a[0] in ("take", "takeon")] if state.actor == seat else []
+    if not cards:
+        if legal:
+            return Plan((min(legal, key=lambda a: (a[0] == "take", a[-1] if a[0] == "take" else 0)),), ())
+        top = CARD_KIND[state.pile[-1]] if state.pile else 0
+        return _checked(state, [("take", top, 2, 0, 0)], ())
+    top = CARD_KIND[state.pile[-1]] if state.pile else 0
+    with_top = [c for c in cards if CARD_KIND[c] in (top, JOKER, DEUCE)]
+    others = [c for c in cards if c not in with_top]
+    count = Counter(CARD_KIND[c] for c in with_top)
+    take: Action = ("take", top, count[top], count[JOKER], count[DEUCE])
+    wild_after: list[Action] = []
+    if state.initial[side] and count[top] >= 2:  # once down, the wild cards follow the take (R-SAMBA-6)
+        take = ("take", top, count[top], 0, 0)
+        wild_after = [("put", len(melds), w) for w in [JOKER] * count[JOKER] + [DEUCE] * count[DEUCE]]
+    if not others:
+        return _checked(state, [take, *wild_after], cards)
+    shown = _samba_meld(state, seat, others)
+    if isinstance(shown, Guidance):
+        return shown
+    if state.initial[side]:
+        after = len(melds) + 1  # the take's set comes first
+        shown = [(a[0], after, a[2]) if a[0] == "put" else a for a in shown]
+        return _checked(state, [take, *wild_after, *shown], cards)
+    return _checked(state, [*shown, take], cards)
+
+
 # ----------------------------------------------------------------- going out
 def plan_go_out(state: State, seat: int) -> Outcome:
     """Meld the whole hand (and discard the last card if one is left): the engine's refusal when going
@@ -291,14 +378,15 @@ def plan_go_out(state: State, seat: int) -> Outcome:
             return path
         if st.phase != MELD or st.turn != seat or budget[0] <= 0:
             return None
-        key = (tuple(len(k) for k in st.hands[seat]), tuple(sorted(st.meld_summary(side).items())), st.pending)
+        key = (tuple(len(k) for k in st.hands[seat]), tuple(sorted(st.meld_summary(side).items())), st.pending,
+               tuple(repr(m) for m in st.smelds[side]) if isinstance(st, SambaState) else ())
         if key in seen:
             return None
         seen.add(key)
         budget[0] -= 1
         acts = st.legal_actions()
-        first = [a for a in acts if a[0] in ("meld", "add")]
-        first.sort(key=lambda a: (a[0] != "meld", a[-1] in WILDS))
+        first = [a for a in acts if a[0] in ("meld", "add", "run", "put", "join")]
+        first.sort(key=lambda a: (a[0] not in ("meld", "run"), a[-1] in WILDS))
         if st.hand_size[seat] == 1:
             first = [a for a in acts if a[0] == "discard"] + first
         for a in first:

@@ -247,7 +247,11 @@ class TableSession:
         target = None
         if to is not None:
             try:
-                target = parse_kind(to) if isinstance(to, str) and len(to) <= 3 else None
+                if self.variant.sequences:  # Samba's melds are named by number: m1, m2, ...
+                    ok = isinstance(to, str) and 2 <= len(to) <= 4 and to[0] == "m" and to[1:].isdigit()
+                    target = int(to[1:]) - 1 if ok and int(to[1:]) >= 1 else None
+                else:
+                    target = parse_kind(to) if isinstance(to, str) and len(to) <= 3 else None
             except CanastaError:
                 target = None
             if target is None:

@@ -32,7 +32,11 @@ The view dict (every key is always present):
     "w", "canasta", "top", "short"}``: ``kind`` is the token sent back in
     ``{"intent": "add", "to": kind}``, ``label`` is what to print (``"10"`` for
     tens), ``canasta`` is ``"natural"``, ``"mixed"`` or null, ``top`` the card
-    shown on a canasta, ``short`` one card short of a canasta.
+    shown on a canasta, ``short`` one card short of a canasta.  In Samba the melds are
+    numbered in the order made and each also has ``"number"`` (1, 2, ...) and
+    ``"sequence"`` (a bool): ``kind`` is then the meld's token in actions (``"m2"``), a
+    sequence's ``label`` is its ranks and suit (``"7\u20139♥"``, with an en dash), its ``cards`` run low to high,
+    and a sequence of seven has ``canasta`` ``"samba"``.
 ``red3``
     ``[ours, theirs]`` lists of card codes.
 ``pile``
@@ -131,9 +135,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_NAMES, KIND_TOKENS, KIND_VALUES, RED_THREE, kind_of_code
+from ..cards import (
+    BLACK_THREE,
+    DEUCE,
+    JOKER,
+    KIND_NAMES,
+    KIND_SINGULAR,
+    KIND_TOKENS,
+    KIND_VALUES,
+    RED_THREE,
+    kind_of_code,
+)
 from ..display import card_label
 from ..observer import Observation
+from ..samba import SUIT_NAMES
 from ..scoring import HandResult
 from ..state import GAME_OVER, HAND_OVER, seat_title
 from ..variants import CLASSIC, Variant
@@ -271,7 +286,37 @@ def _canasta_top(codes: tuple[str, ...], nat: int, wild: int) -> str | None:
     return codes[0] if codes else None
 
 
+def _samba_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
+    """Samba's melds (R-SAMBA-3, R-SAMBA-5), numbered in the order made: sets and sequences."""
+    out = []
+    for i, (suit, codes) in enumerate(obs.samba_melds[side]):
+        nat = sum(1 for c in codes if c != "JK" and c[0] != "2")
+        wild = len(codes) - nat
+        lo, hi = kind_of_code(codes[0]), kind_of_code(codes[nat - 1])
+        if suit >= 0:
+            glyph = SUIT_GLYPHS["SHDC"[suit]]
+            samba = len(codes) >= 7
+            out.append({
+                "kind": f"m{i + 1}", "number": i + 1, "sequence": True,
+                "label": f"{kind_label(lo)}\u2013{kind_label(hi)}{glyph}",
+                "name": f"{KIND_SINGULAR[lo]} to {KIND_SINGULAR[hi]} of {SUIT_NAMES[suit]}", "cards": list(codes),
+                "n": nat, "w": 0, "canasta": "samba" if samba else None, "top": codes[-1] if samba else None,
+                "short": len(codes) == 6,
+            })
+            continue
+        top = _canasta_top(codes, nat, wild)
+        out.append({
+            "kind": f"m{i + 1}", "number": i + 1, "sequence": False, "label": kind_label(lo),
+            "name": KIND_NAMES[lo], "cards": list(codes), "n": nat, "w": wild,
+            "canasta": ("mixed" if wild else "natural") if top else None, "top": top,
+            "short": lo != BLACK_THREE and nat + wild == 6 and nat >= 3,
+        })
+    return out
+
+
 def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
+    if obs.variant.sequences:
+        return _samba_melds(obs, side)
     out = []
     for k in sorted(obs.melds[side], key=lambda k: (k == BLACK_THREE, -KIND_VALUES[k], k)):
         codes = obs.melds[side][k]

@@ -1,0 +1,119 @@
+"""The rules of thumb for Samba (R-SAMBA): what the rules-of-thumb bot plays in that variant.
+
+The classic decision table reads kind counts and one meld per rank; Samba's melds are numbered and
+include sequences, so this short table reads the observation's ``samba_melds`` and picks among
+the engine's legal actions (which already keep every set to two wild cards, R-SAMBA-4).  In order:
+
+- answer the partner "yes" (P-PARTNER-ANSWER);
+- take the pack whenever a way is legal, adding the top card alone first, then with the fewest
+  cards from the hand (P-TAKE-PACK);
+- after the draw: a sequence as soon as three cards of a suit follow each other (P-BUILD-CANASTA),
+  then naturals onto sequences and sets (the meld nearest to a canasta first), new natural sets,
+  joins of two sets of one rank, wild cards onto sets of five or six (to finish a canasta), and
+  sets with a wild card only while the initial meld is still to be made (P-OPEN-EARLY);
+- then the discard: a black three first (P-STOP-THREE), never a wild card while another card will
+  do (P-FREEZE), otherwise the lowest single natural (P-SAFE-DISCARD).  The bot never asks.
+
+>>> from canasta_tutor import Game
+>>> from canasta_tutor.observer import observe
+>>> state = Game(variant="samba").new_initial_state(seed=3)
+>>> action, why = samba_decide(observe(state, state.actor))
+>>> action in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, parse_card
+from ..observer import Observation
+
+
+def _meld_len(v: Observation, index: int) -> int:
+    return len(v.samba_melds[v.side][index][1])
+
+
+def _rank(v: Observation, index: int) -> int:
+    return CARD_KIND[parse_card(v.samba_melds[v.side][index][1][0])]
+
+
+def samba_decide(v: Observation) -> tuple[tuple, list[str]]:
+    """The action for an observation of the seat to act in Samba, with the principles behind it."""
+    legal = v.legal_actions
+    if len(legal) == 1:
+        return legal[0], []
+    phase = v.phase
+    if phase == "answer":
+        return ("yes",), ["P-PARTNER-ANSWER"]
+    if phase == "hand_over":
+        return ("deal",), []
+    if phase == "draw":
+        return _draw(v, legal)
+    return _meld(v, legal)
+
+
+def _draw(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:
+    ontos = [a for a in legal if a[0] == "takeon"]
+    if ontos:
+        return max(ontos, key=lambda a: (_meld_len(v, a[2]), -a[2])), ["P-TAKE-PACK"]
+    takes = [a for a in legal if a[0] == "take"]
+    if takes:
+        return min(takes, key=lambda a: (a[3] * 2 + a[4], a[2])), ["P-TAKE-PACK"]
+    if ("draw",) in legal:
+        return ("draw",), []
+    shows = [a for a in legal if a[0] in ("meld", "run")]
+    if shows:
+        return shows[0], ["P-TAKE-PACK", "P-OPEN-EARLY"]
+    return legal[0], []
+
+
+def _meld(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:  # noqa: C901 - one table
+    initial = v.initial[v.side]
+    best: tuple | None = None
+    best_key: tuple[int, ...] = (-1,)
+    for a in legal:
+        verb = a[0]
+        key: tuple[int, ...] | None = None
+        if verb == "run":
+            key = (90, a[2])
+        elif verb == "put":
+            length = _meld_len(v, a[1])
+            if a[2] in (JOKER, DEUCE):
+                if length >= 5 or v.must_out or (v.pending and not initial):
+                    key = (40, length)
+            elif a[2] == BLACK_THREE:
+                key = (95, 0)
+            else:
+                key = (80, length)
+        elif verb == "meld":
+            if a[1] == BLACK_THREE:
+                key = (95, 0)
+            elif a[3] + a[4] == 0:
+                key = (70, KIND_VALUES[a[1]])
+            elif not initial or v.must_out:
+                key = (30, KIND_VALUES[a[1]])
+        elif verb == "join":
+            key = (60, 0)
+        if key is not None and key > best_key:
+            best, best_key = a, key
+    if best is not None:
+        return best, ["P-BUILD-CANASTA" if initial else "P-OPEN-EARLY"]
+    discards = [a for a in legal if a[0] == "discard"]
+    if not discards:
+        return legal[0], ["P-GO-OUT"]
+    hand = v.hand_counts
+
+    def cost(a: tuple) -> tuple[int, int]:
+        k = a[1]
+        if k == BLACK_THREE:
+            return (0, 0)
+        if k in (JOKER, DEUCE):
+            return (3, 0)
+        return (1 if hand[k] == 1 else 2, KIND_VALUES[k])
+
+    choice = min(discards, key=cost)
+    return choice, ["P-STOP-THREE" if choice[1] == BLACK_THREE else "P-SAFE-DISCARD"]
+
+
+__all__ = ["samba_decide"]
