@@ -277,13 +277,8 @@ class SambaState(State):
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action for the seat to act (the candidates :meth:`explain` accepts)."""
-        phase = self.phase
-        if phase == ANSWER:
-            return [("yes",), ("no",)]
-        if phase == HAND_OVER:
-            return [("deal",)]
-        if phase == GAME_OVER:
-            return []
+        if self.phase in (ANSWER, HAND_OVER, GAME_OVER):
+            return self._candidates()
         return [a for a in self._candidates() if self._check(a) is None]
 
     def _candidates(self) -> list[Action]:
@@ -954,7 +949,6 @@ class SambaState(State):
 
     def _take_samba(self, seat: int, a: Action) -> None:
         side = self.sides[seat]
-        hand = self.hands[seat]
         top = self.pile.pop()
         if a[0] == "take":
             _, k, n, j, d = a
@@ -967,23 +961,7 @@ class SambaState(State):
                 m.naturals.insert(0, top)
             else:
                 m.naturals.append(top)
-        kn = self.known[seat]
-        for card in self.pile:
-            kind = CARD_KIND[card]
-            if kind == RED_THREE:
-                self.red3[side].append(card)
-            else:
-                hand[kind].append(card)
-                kn[kind] += 1
-                self.hand_size[seat] += 1
-        self.pile = []
-        self.freeze_at = -1
-        self.initial[side] = True
-        self.pending = 0
-        self.shown = False
-        self.took_pack = True
-        self.melded_turn = True
-        self.phase = MELD
+        self._pile_to_hand(seat, side)
         if self.hand_size[seat] == 0 and not self.probe:
             self._go_out(seat)
 

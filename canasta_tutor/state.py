@@ -1626,6 +1626,15 @@ class State:
         else:
             m[0].extend(nat)
             m[1].extend(wild)
+        self._pile_to_hand(seat, side)
+        if self.hand_size[seat] == 0:
+            self._go_out(seat)
+
+    def _pile_to_hand(self, seat: int, side: int) -> None:
+        """The rest of a take (R-PACK-1): the pile goes into the taker's hand (a red three in it to
+        the side's red threes), the side has made its initial meld, and the meld phase begins."""
+        hand = self.hands[seat]
+        kn = self.known[seat]
         for card in self.pile:
             kind = CARD_KIND[card]
             if kind == RED_THREE:
@@ -1642,8 +1651,6 @@ class State:
         self.took_pack = True
         self.melded_turn = True
         self.phase = MELD
-        if self.hand_size[seat] == 0:
-            self._go_out(seat)
 
     # ------------------------------------------------------- end of a hand
     def _go_out(self, seat: int) -> None:
