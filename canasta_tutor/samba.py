@@ -246,15 +246,9 @@ class SambaState(State):
     def explain_go_out(self, seat: int) -> IllegalActionError | None:
         """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go out
         now with two canastas (R-SAMBA-7), else the rule and reason why not."""
-        err = self.explain_for(seat, ("discard", 0))
-        if err is not None and err.rule in ("R-TURN-1", "R-OUT-4", "R-GAME-1", "R-ASK-2"):
+        err = self._go_out_turn_refusal(seat)
+        if err is not None:
             return err
-        if self.phase != MELD:
-            return IllegalActionError("R-TURN-2", "Draw from the stock or take the pack first; then go out",
-                                      ("discard", 0))
-        if self.answer is False:
-            return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
-                                      ("discard", 0))
         probe = self._probe_copy()
         probe.must_out = True
         if probe._completable([SEARCH_BUDGET], {}):

@@ -948,9 +948,9 @@ class State:
                                       action)
         return self.explain(action)
 
-    def explain_go_out(self, seat: int) -> IllegalActionError | None:
-        """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go
-        out now, else the rule and reason why not (R-TURN-2, R-ASK-3, R-OUT-1)."""
+    def _go_out_turn_refusal(self, seat: int) -> IllegalActionError | None:
+        """Why ``seat`` may not go out now whatever its cards (not its turn, not yet drawn, the
+        partner said no, ...), or None; the first checks of :meth:`explain_go_out`."""
         err = self.explain_for(seat, ("discard", 0))
         if err is not None and err.rule in ("R-TURN-1", "R-OUT-4", "R-GAME-1", "R-ASK-2"):
             return err
@@ -960,6 +960,14 @@ class State:
         if self.answer is False:
             return IllegalActionError("R-ASK-3", "Your partner said no, so you may not go out this turn",
                                       ("discard", 0))
+        return None
+
+    def explain_go_out(self, seat: int) -> IllegalActionError | None:
+        """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go
+        out now, else the rule and reason why not (R-TURN-2, R-ASK-3, R-OUT-1)."""
+        err = self._go_out_turn_refusal(seat)
+        if err is not None:
+            return err
         side = self.sides[seat]
         if not self._can_out(self.hand_counts(seat), self.meld_summary(side), b3_on_table=self.b3_melded,
                              pending=-1 if self.initial[side] else self.pending):
