@@ -117,7 +117,7 @@ function seatHTML(pos, p, v, four, focusIdx) {
 // `pick` (our side's melds only): {for: the view's choose_for, from: its join_from}.
 function meldHTML(m, four, own, pick) {
   const n = m.cards.length;
-  let cls = "ct-meld";
+  let cls = m.sequence ? "ct-meld ct-sequence" : "ct-meld";
   let badge = "";
   let cards;
   const no = m.number != null ? `m${m.number}` : "";
