@@ -148,7 +148,7 @@ function meldHTML(m, four, own, pick) {
       pressed = ` aria-pressed="${from === m.kind}"`;
       if (from === m.kind) cls += " ct-join-from";
     }
-    const title = action[0].toUpperCase() + action.slice(1);
+    const title = mode === "add" ? "Add the selected cards to this meld" : action[0].toUpperCase() + action.slice(1);
     return `<button type="button" class="${cls}" data-kind="${esc(m.kind)}"${pressed} aria-label="${esc(label)}; ${esc(action)}" title="${esc(title)}">${inner}</button>`;
   }
   return `<div class="${cls}" data-kind="${esc(m.kind)}" role="img" aria-label="${esc(label)}">${inner}</div>`;

@@ -1,4 +1,5 @@
-"""A Samba table in a real JupyterLab + Debian chromium: one whole turn of South's by clicks.
+"""A Samba table in a real JupyterLab + Debian chromium: one whole turn of South's by clicks; and an Italian
+table's canasta of deuces and always-frozen pile as the page draws them.
 
 The test writes a small notebook next to the copied ones: a Samba table started from a position where
 South, to draw, holds a run of hearts and a king, the pile's top card is a queen, and North-South have
@@ -13,6 +14,10 @@ two sets of queens (m1, m3) and two of kings (m2, m4).  South's turn, only by cl
 
 After every step the page is compared with Python's view in the kernel (hand, pile, melds and their
 card counts, the message), which proves the round trip browser -> kernel -> browser.
+
+The Italian table (R-ITAL-4, R-ITAL-6) starts where North-South have a canasta of seven deuces, a set of
+kings and a set of queens with three deuces; the page must badge the deuces as a canasta of deuces, show
+the pile frozen for everyone with no card crosswise, and draw two cards on a click on Draw.
 """
 
 from __future__ import annotations
@@ -48,19 +53,35 @@ melds NS: QS QH QD; KS KH KD; QD QC JK; KD KC 2C
 """
 
 
-def _write_notebook(root) -> None:
+ITALIAN = """canasta-tutor position
+variant: italian
+dealer: E
+turn: S draw
+totals: NS 0 EW 0
+stock: 128
+pile: 5C 9D
+N: 4S 5S 6S
+E: 4H 5H 6H
+S: 4C 7S 8S 9S 9H 2S JK
+W: 4D 5D 6D
+melds NS: QS QH QD 2H 2D 2C; KH KD KC; 2S 2S 2H 2H 2D 2D 2C (canasta of deuces)
+melded-before: N S
+"""
+
+
+def _write_notebook(root, notebook: str, name: str, position: str) -> None:
     cells = [
-        nbformat.v4.new_markdown_cell("A Samba table started from a position (written by the browser test)."),
+        nbformat.v4.new_markdown_cell("A table started from a position (written by the browser test)."),
         nbformat.v4.new_code_cell(
             "from canasta_tutor.position import parse_position\n"
             "from canasta_tutor.widget import CanastaTable\n"
-            f"POSITION = {POSITION!r}\n"
-            f"{NAME} = CanastaTable(state=parse_position(POSITION), bot_delay=0.2)\n"
-            f"{NAME}"),
+            f"POSITION = {position!r}\n"
+            f"{name} = CanastaTable(state=parse_position(POSITION), bot_delay=0.2)\n"
+            f"{name}"),
     ]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, str(root / NOTEBOOK))
+    nbformat.write(nb, str(root / notebook))
 
 
 class SambaTable:
@@ -125,13 +146,14 @@ class SambaTable:
         return view
 
 
-def test_the_position_is_south_to_draw_in_samba():
-    state = parse_position(POSITION)
-    assert state.variant.name == "samba" and state.current_seat == "S" and state.phase == "draw"
+def test_the_positions_are_south_to_draw():
+    for text, variant in ((POSITION, "samba"), (ITALIAN, "italian")):
+        state = parse_position(text)
+        assert state.variant.name == variant and state.current_seat == "S" and state.phase == "draw"
 
 
 def test_a_samba_turn_by_clicking_with_a_sequence_and_a_join(lab, jupyter_server):
-    _write_notebook(jupyter_server.root_dir)
+    _write_notebook(jupyter_server.root_dir, NOTEBOOK, NAME, POSITION)
     page = lab.open(NOTEBOOK)
     lab.run_all_cells()
     assert lab.errors() == [], "a cell wrote to stderr / raised"
@@ -216,3 +238,37 @@ def test_a_samba_turn_by_clicking_with_a_sequence_and_a_join(lab, jupyter_server
     assert any("join m3 into m1" in text for text in mine) and any("run 7H 8H 9H" in text for text in mine)
     assert {"North", "East", "West"} <= {e["who"] for e in log}
     lab.screenshot("samba-5-south-again")
+
+
+def test_an_italian_table_shows_its_canasta_of_deuces_and_the_frozen_pile(lab, jupyter_server):
+    _write_notebook(jupyter_server.root_dir, "italian_table.ipynb", "ital", ITALIAN)
+    page = lab.open("italian_table.ipynb")
+    lab.run_all_cells()
+    assert lab.errors() == [], "a cell wrote to stderr / raised"
+    root = page.locator('.jp-OutputArea-output .ct-root:has(.ct-table[data-variant="italian"])')
+    table = root.locator(".ct-table")
+    expect(table).to_be_visible()
+    table.scroll_into_view_if_needed()
+    deuces = root.locator('.ct-melds-we .ct-meld[data-kind="2"]')
+    expect(deuces).to_have_class(re.compile(r"\bct-canasta-deuces\b"))
+    expect(deuces.locator(".ct-badge")).to_have_text("canasta of deuces")
+    expect(deuces).to_have_attribute("aria-label", re.compile(r"^meld of deuces: 7 cards.*canasta of deuces"))
+    expect(deuces.locator(".ct-stack .ct-card")).to_have_attribute("data-card", re.compile(r"^2[HD]$"))
+    queens = root.locator('.ct-melds-we .ct-meld[data-kind="Q"]')
+    expect(queens.locator(".ct-meld-cards .ct-card")).to_have_count(6)
+    expect(queens.locator(".ct-badge")).to_have_text("one to go")
+    pile = root.locator(".ct-pile")
+    expect(pile).to_have_class(re.compile(r"\bct-frozen\b"))
+    expect(pile.locator(".ct-frozen-tag")).to_have_text("FROZEN")
+    expect(pile.locator(".ct-sideways, .ct-sideways-top")).to_have_count(0)
+    view = json.loads(kernel_print(page, "import json; print(json.dumps(ital.view))"))
+    expect(pile.locator(".ct-pile-note")).to_have_text(view["pile"]["note"])
+    assert view["pile"]["frozen_all"] and view["melds"][0][0]["canasta"] == "deuces"
+    lab.screenshot("italian-1-deuces-and-frozen-pile")
+    rev = int(table.get_attribute("data-rev") or 0)
+    root.locator('.ct-btn[data-intent="draw"]').click()
+    page.wait_for_function("""([rev]) => {
+        const t = document.querySelector('.ct-table[data-variant="italian"]');
+        return t && Number(t.dataset.rev) > rev; }""", arg=[rev])
+    expect(root.locator(".ct-my-hand .ct-card")).to_have_count(9)
+    expect(root.locator(".ct-message")).to_contain_text("You drew")
