@@ -206,3 +206,35 @@ def test_italian_shows_its_canasta_of_deuces_and_the_pile_frozen_for_everyone_R_
     assert pile["note"] == "frozen for everyone: take it only with a natural pair"
     html = state_html(state, seat="S")
     assert "canasta of deuces</span>" in html and "ct-canasta-deuces" in html
+
+
+def test_the_join_and_take_buttons_agree_with_the_engines_listing_over_a_hand_R_SAMBA_5_R_SAMBA_6() -> None:
+    """Over a hand played through the widget's messages (South's moves the rules-of-thumb bot's, sent as
+    clicks), the Join button is enabled exactly when the engine lists a join, and Take (nothing selected)
+    exactly when it lists a take; a button's title that is an action is one the engine accepts."""
+    from test_variant_samba import _samba_intents
+
+    from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
+
+    table = CanastaTable(seed=2, variant="samba", bot_delay=0)
+    learner = RulesOfThumbBot()
+    checked = 0
+    while table.state.phase not in ("hand_over", "game_over") and checked < 200:
+        state = table.state
+        legal = state.legal_actions()
+        table.handle({"intent": "clear"})
+        buttons = table.view["buttons"]
+        assert buttons["join"]["ok"] == any(a[0] == "join" for a in legal), buttons["join"]
+        assert buttons["take"]["ok"] == any(a[0] in ("take", "takeon") for a in legal), buttons["take"]
+        for name in ("join", "take"):
+            title = buttons[name]["title"]
+            if buttons[name]["ok"] and title.split(" ")[0] in ("join", "take"):
+                assert state.explain(parse_action(title)) is None, title
+            if not buttons[name]["ok"] and buttons[name]["rule"]:
+                assert re.fullmatch(r"\[R-[A-Z]+-\d+\] .+", title), title
+        checked += 1
+        action = learner(observe(state, "S"))
+        for msg in _samba_intents(table.session, action):
+            out = table.handle(msg)
+            assert not out.startswith("[R-") and not out.startswith("[refused]"), (action, msg, out)
+    assert checked > 5, checked
