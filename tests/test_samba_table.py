@@ -136,6 +136,10 @@ def test_take_the_top_card_onto_a_meld_by_a_click_R_SAMBA_6() -> None:
     assert take["ok"] and take["title"].startswith("Click the meld")
     assert table.handle({"intent": "take", "rev": table.view["rev"]}).startswith("Click the meld")
     assert table.view["choose_for"] == "take" and table.view["choose_meld"]
+    for bad in ("Q", "m0", 3, "m99999"):
+        out = table.handle({"intent": "take", "to": bad})
+        assert out == f"[refused] {str(bad)!r} is not a meld to put the top card on." or out.startswith("[R-"), out
+    assert table.handle({"intent": "take", "to": "m9"}) == _engine_says(table.state, "take Q on m9")
     out = table.handle({"intent": "take", "to": "m3", "rev": table.view["rev"]})
     assert out == _engine_says(table.state, "take Q on m3") and out.startswith("[R-")
     table.handle({"intent": "take", "to": "m1", "rev": table.view["rev"]})

@@ -259,7 +259,8 @@ class TableSession:
             except CanastaError:
                 target = None
             if target is None:
-                return self._say(f"[refused] {str(to)[:20]!r} is not a meld to add to.", "error")
+                verb = "put the top card on" if button == "take" else "add to"
+                return self._say(f"[refused] {str(to)[:20]!r} is not a meld to {verb}.", "error")
         cards = self.selected_cards()
         seat = self.state.actor if button == "new_hand" and self.state.phase == HAND_OVER else self.me
         outcome = plan_button(self.state, seat if seat is not None else self.me, button, cards, target)
