@@ -45,10 +45,10 @@ turn: S draw
 totals: NS 0 EW 0
 stock: 123
 pile: 5C QC
-N: 2S 2S 2S 2H 2H
-E: 2H 2D 2D 2D 2C
+N: 4S 6D 8C TD JC
+E: 5H 7D 9S JD AS
 S: 4C 5D 6S 7H 8H 9H 9C TC JS KC
-W: 3S 3S 3S 3C 2C
+W: 5S 7C 9D JH AC
 melds NS: QS QH QD; KS KH KD; QD QC JK; KD KC 2C
 """
 
