@@ -476,6 +476,7 @@ class TableSession:
         self._undo.clear()
         self._hint = None
         self.selected = []
+        self._unchoose()
         self.last_action = "new game"
         self._bump(action=True)
         self._greet()
