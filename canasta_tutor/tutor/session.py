@@ -285,8 +285,8 @@ class TableSession:
     def join(self, meld: str | None = None, source: str | None = None, into: str | None = None) -> str:
         """Join two of the side's sets of one rank (Samba, R-SAMBA-5), in clicks or at once.
 
-        With nothing named it is the Join button: the one join the engine accepts is played, else the
-        learner is asked to click a set.  ``meld`` is a set clicked: first the set that moves, then the
+        With nothing named it is the Join button: when the engine accepts joining one pair of sets only, that
+        join is played, else the learner is asked to click a set.  ``meld`` is a set clicked: first the set that moves, then the
         set it joins (the first clicked again cancels).  ``source`` and ``into`` name both at once.
         """
         picked: list[int | None] = []
