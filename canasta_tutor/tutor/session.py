@@ -286,8 +286,9 @@ class TableSession:
         """Join two of the side's sets of one rank (Samba, R-SAMBA-5), in clicks or at once.
 
         With nothing named it is the Join button: when the engine accepts joining one pair of sets only, that
-        join is played, else the learner is asked to click a set.  ``meld`` is a set clicked: first the set that moves, then the
-        set it joins (the first clicked again cancels).  ``source`` and ``into`` name both at once.
+        join is played, else the learner is asked to click a set.  ``meld`` is a set clicked: first the set
+        that moves, then the set it joins (the first clicked again cancels).  ``source`` and ``into`` name
+        both at once.
         """
         picked: list[int | None] = []
         for token in (meld, source, into):
