@@ -248,12 +248,17 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
+#: a canasta's badge by the view's ``canasta`` (Samba's sequence of seven; Italian Canasta's deuces)
+BADGES = {"natural": "natural canasta", "mixed": "mixed canasta", "samba": "samba", "deuces": "canasta of deuces"}
+
+
 def _meld_html(meld: dict, four_colour: bool) -> str:
     classes = ["ct-meld"]
     badge = ""
+    text = BADGES.get(meld["canasta"], f"{meld['canasta']} canasta") if meld["canasta"] else ""
     if meld["canasta"]:
         classes.append(f"ct-canasta ct-canasta-{meld['canasta']}")
-        badge = f'<span class="ct-badge ct-badge-{meld["canasta"]}">{meld["canasta"]} canasta</span>'
+        badge = f'<span class="ct-badge ct-badge-{_e(meld["canasta"])}">{_e(text)}</span>'
         cards = f'<span class="ct-stack">{card_html(meld["top"], four_colour)}</span>'
     else:
         cards = "".join(card_html(c, four_colour) for c in meld["cards"])
@@ -261,14 +266,18 @@ def _meld_html(meld: dict, four_colour: bool) -> str:
             classes.append("ct-short")
             badge = '<span class="ct-badge ct-badge-short">one to go</span>'
     count = len(meld["cards"])
-    label = f"meld of {meld['name']}: {count} cards, {meld['n']} natural, {meld['w']} wild"
+    number = meld.get("number")
+    kind = "sequence" if meld.get("sequence") else "set"
+    head = f"meld m{number}, {kind} of" if number is not None else "meld of"
+    label = f"{head} {meld['name']}: {count} cards, {meld['n']} natural, {meld['w']} wild"
     if meld["canasta"]:
-        label += f", {meld['canasta']} canasta"
+        label += f", {text}"
     elif meld["short"]:
         label += ", one card short of a canasta"
+    tag = f'<span class="ct-meld-no" aria-hidden="true">m{number}</span>' if number is not None else ""
     return (f'<div class="{" ".join(classes)}" data-kind="{_e(meld["kind"])}" aria-label="{_e(label)}">'
             f'<div class="ct-meld-cards">{cards}</div>'
-            f'<div class="ct-meld-info"><span class="ct-count">{count}</span>{badge}</div></div>')
+            f'<div class="ct-meld-info">{tag}<span class="ct-count">{count}</span>{badge}</div></div>')
 
 
 def _seat_html(pos: str, p: dict, four_colour: bool) -> str:

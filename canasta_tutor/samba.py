@@ -589,7 +589,7 @@ class SambaState(State):
         if verb == "join":
             _, i, i2 = a
             if not (0 <= i < len(melds) and 0 <= i2 < len(melds)) or i == i2:
-                return ("R-SAMBA-5", f"Your side has no two melds numbered {i} and {i2} to join")
+                return ("R-SAMBA-5", f"Your side has no two melds numbered m{i + 1} and m{i2 + 1} to join")
             m, m2 = melds[i], melds[i2]
             if m.suit >= 0 or m2.suit >= 0:
                 return ("R-SAMBA-5", "Only sets are joined; a sequence grows a card at a time")

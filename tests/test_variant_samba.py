@@ -621,8 +621,8 @@ def test_the_table_session_plays_samba_melds() -> None:
 
 
 def _samba_intents(session: object, action: tuple) -> list[dict]:
-    """The widget messages a learner sends for a Samba action: select the cards, then press the button
-    (joining two sets, which has no button, is typed as text)."""
+    """The widget messages a learner sends for a Samba action: select the cards, then press the button; a join
+    is the Join button and a click on each set, a take onto a meld a click on Take and on the meld."""
     from canasta_tutor.cards import ALL_CARD_CODES, RANK_CHARS
 
     verb = action[0]
@@ -633,7 +633,12 @@ def _samba_intents(session: object, action: tuple) -> list[dict]:
     if verb == "deal":
         return [{"intent": "new_hand"}]
     if verb == "join":
-        return [{"intent": "play", "text": format_action(action)}]
+        if session.view()["buttons"]["join"]["title"] == format_action(action):  # type: ignore[attr-defined]
+            return [{"intent": "join"}]  # the only pair of sets: one press
+        return [{"intent": "join"}, {"intent": "join", "meld": f"m{action[2] + 1}"},
+                {"intent": "join", "meld": f"m{action[1] + 1}"}]
+    if verb == "takeon":
+        return [{"intent": "clear"}, {"intent": "take", "to": f"m{action[2] + 1}"}]
     state = session.state  # type: ignore[attr-defined]
     hand = [ALL_CARD_CODES[c] for c in session.hand_cards()]  # type: ignore[attr-defined]
     wanted: list[str] = []  # a rank char, or a full code

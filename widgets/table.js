@@ -10,7 +10,8 @@
 // .ct-btn[data-intent], .ct-message, .ct-meld[data-kind], .ct-pile, .ct-stock-count,
 // .ct-rule-link[data-rule], .ct-rule-panel[data-rule], .ct-hint, .ct-log li[data-i]; a variant's table
 // (the view has `positions`): .ct-table.ct-players-N[data-variant], .ct-seat-<position>[data-seat],
-// .ct-melds[data-seats].
+// .ct-melds[data-seats]; Samba: .ct-btn[data-intent="join"], .ct-meld[data-kind="m2"] .ct-meld-no,
+// .ct-meld.ct-join-from (the set picked to join another), .ct-table[data-choose] (what a meld click does).
 
 const RANK_NAMES = { "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
   "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
@@ -18,12 +19,17 @@ const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_GLYPHS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const COLOURS_2 = { S: "black", H: "red", D: "red", C: "black" };
 const COLOURS_4 = { S: "black", H: "red", D: "blue", C: "green" };
-const KEYS = { d: "draw", t: "take", m: "meld", a: "add", x: "discard", p: "ask", o: "go_out",
+const KEYS = { d: "draw", t: "take", m: "meld", a: "add", j: "join", x: "discard", p: "ask", o: "go_out",
   h: "hint", u: "undo", n: "new_hand" };
-const PLAY_BUTTONS = new Set(["draw", "take", "meld", "add", "discard", "go_out"]);
+const PLAY_BUTTONS = new Set(["draw", "take", "meld", "add", "join", "discard", "go_out"]);
 // Intents that change the game: while one is on its way, the buttons are disabled.
-const BLOCKING = new Set(["draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "undo",
+const BLOCKING = new Set(["draw", "take", "meld", "add", "join", "discard", "ask", "go_out", "hint", "undo",
   "new_hand", "yes", "no"]);
+// The badge of a canasta, by the view's `canasta` (Samba's sequence of seven, Italian Canasta's deuces).
+const BADGES = { natural: "natural canasta", mixed: "mixed canasta", samba: "samba", deuces: "canasta of deuces" };
+// What a click on one of our melds does while the view asks for a meld (`choose_for`), for its label.
+const MELD_CLICK = { add: "add the selected cards", take: "take the pack: the top card onto this meld",
+  join: "join" };
 const INFLIGHT_TIMEOUT_MS = 10000;
 const RULE_RE = /\[?\b(R-[A-Z]+-\d+)\b\]?/g;
 
@@ -108,17 +114,20 @@ function seatHTML(pos, p, v, four, focusIdx) {
   return `<div class="ct-seat ct-seat-${pos}${active}" data-seat="${esc(p.seat)}">${head}${body}</div>`;
 }
 
-function meldHTML(m, four, own) {
+// `pick` (our side's melds only): {for: the view's choose_for, from: its join_from}.
+function meldHTML(m, four, own, pick) {
   const n = m.cards.length;
-  let cls = "ct-meld";
+  let cls = m.sequence ? "ct-meld ct-sequence" : "ct-meld";
   let badge = "";
   let cards;
-  let label = `meld of ${m.name}: ${n} cards, ${m.n} natural, ${m.w} wild`;
+  const no = m.number != null ? `m${m.number}` : "";
+  let label = `${no ? `meld ${no}, ${m.sequence ? "sequence" : "set"} ` : "meld "}of ${m.name}: ${n} cards, ${m.n} natural, ${m.w} wild`;
   if (m.canasta) {
+    const text = BADGES[m.canasta] || `${m.canasta} canasta`;
     cls += ` ct-canasta ct-canasta-${m.canasta}`;
-    badge = `<span class="ct-badge ct-badge-${m.canasta}">${m.canasta} canasta</span>`;
+    badge = `<span class="ct-badge ct-badge-${esc(m.canasta)}">${esc(text)}</span>`;
     cards = `<span class="ct-stack">${card(m.top, four)}</span>`;
-    label += `, ${m.canasta} canasta`;
+    label += `, ${text}`;
   } else {
     cards = m.cards.map((c) => card(c, four)).join("");
     if (m.short) {
@@ -127,16 +136,27 @@ function meldHTML(m, four, own) {
       label += ", one card short of a canasta";
     }
   }
-  const inner = `<div class="ct-meld-cards">${cards}</div><div class="ct-meld-info"><span class="ct-count">${n}</span>${badge}</div>`;
+  const tag = no ? `<span class="ct-meld-no" aria-hidden="true">${esc(no)}</span>` : "";
+  const inner = `<div class="ct-meld-cards">${cards}</div><div class="ct-meld-info">${tag}<span class="ct-count">${n}</span>${badge}</div>`;
   if (own) {
-    return `<button type="button" class="${cls}" data-kind="${esc(m.kind)}" aria-label="${esc(label)}; add the selected cards" title="Add the selected cards to this meld">${inner}</button>`;
+    const mode = (pick && pick.for) || "add";
+    let action = MELD_CLICK[mode] || MELD_CLICK.add;
+    let pressed = "";
+    if (mode === "join") {
+      const from = pick.from;
+      action = from === m.kind ? `picked to join: click again to cancel` : (from ? `join ${from} into this set` : "join this set into another");
+      pressed = ` aria-pressed="${from === m.kind}"`;
+      if (from === m.kind) cls += " ct-join-from";
+    }
+    const title = mode === "add" ? "Add the selected cards to this meld" : action[0].toUpperCase() + action.slice(1);
+    return `<button type="button" class="${cls}" data-kind="${esc(m.kind)}"${pressed} aria-label="${esc(label)}; ${esc(action)}" title="${esc(title)}">${inner}</button>`;
   }
   return `<div class="${cls}" data-kind="${esc(m.kind)}" role="img" aria-label="${esc(label)}">${inner}</div>`;
 }
 
-function meldsHTML(title, melds, red3, who, four, own, seats) {
+function meldsHTML(title, melds, red3, who, four, own, seats, pick) {
   const reds = red3.length ? `<div class="ct-red3" aria-label="red threes: ${red3.length}">${red3.map((c) => card(c, four)).join("")}</div>` : "";
-  const body = melds.map((m) => meldHTML(m, four, own)).join("") || '<span class="ct-none">no melds yet</span>';
+  const body = melds.map((m) => meldHTML(m, four, own, pick)).join("") || '<span class="ct-none">no melds yet</span>';
   const named = seats ? ` data-seats="${esc(seats.join(""))}"` : "";
   return `<div class="ct-melds ct-melds-${who}" data-side="${who}"${named}>${reds}<div class="ct-melds-title">${esc(title)}</div><div class="ct-meld-row">${body}</div></div>`;
 }
@@ -150,7 +170,7 @@ function variantBoardHTML(v, four, focusIdx) {
     center += meldsHTML(titles[i], v.melds[i], v.red3[i], "they", four, false, v.sides[i].seats);
   }
   center += `<div class="ct-middle">${pileHTML(v, four)}</div>`
-    + meldsHTML(titles[0], v.melds[0], v.red3[0], "we", four, true, v.sides[0].seats);
+    + meldsHTML(titles[0], v.melds[0], v.red3[0], "we", four, true, v.sides[0].seats, { for: v.choose_for, from: v.join_from });
   const seats = v.positions.slice(1).map((pos) => seatHTML(pos, v.players[pos], v, four, focusIdx)).join("");
   return seats + `<div class="ct-center">${center}</div>` + seatHTML("bottom", v.players.bottom, v, four, focusIdx);
 }
@@ -274,7 +294,7 @@ function buttonsHTML(v, four) {
   let out = "";
   const b = v.buttons;
   const order = v.answer_needed ? ["yes", "no"] : [];
-  for (const id of order.concat(["draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "undo", "new_hand"])) {
+  for (const id of order.concat(["draw", "take", "meld", "add", "join", "discard", "ask", "go_out", "hint", "undo", "new_hand"])) {
     const s = b[id];
     if (!s) continue;
     const busy = id === "hint" && v.hint && v.hint.busy;
@@ -345,10 +365,10 @@ function render({ model, el }) {
     const players = v.positions ? ` ct-players-${v.positions.length}` : "";
     const variant = v.positions ? ` data-variant="${esc(v.variant)}"` : "";
     const side = ruleHTML(v, hiddenRule) + hintHTML(v, false) + coachHTML(v) + resultHTML(v) + scoreHTML(v) + logHTML(v);
-    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}${players}"${variant} data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
+    root.innerHTML = `<div class="ct-table${four ? " ct-four" : ""}${v.choose_meld ? " ct-choose" : ""}${players}"${variant}${v.choose_for ? ` data-choose="${esc(v.choose_for)}"` : ""} data-rev="${esc(v.rev)}" data-phase="${esc(v.phase)}" data-actor="${esc(v.actor ?? "")}" role="region" aria-label="Canasta table">`
       + `<div class="ct-board">${board}</div><div class="ct-play">${messageHTML(v)}${buttonsHTML(v, four)}</div><div class="ct-side">${side}</div>`
       + '<div class="ct-keys">Keys: \u2190 \u2192 move between cards, Space or Enter selects, Esc clears; D draw, T take pack, M meld, A add, X discard, '
-      + (v.buttons.ask ? "P ask partner, " : "") + 'O go out, H hint, U undo, N new hand.</div></div>';
+      + (v.buttons.join ? "J join sets, " : "") + (v.buttons.ask ? "P ask partner, " : "") + 'O go out, H hint, U undo, N new hand.</div></div>';
     root.querySelectorAll(".ct-btn").forEach((b) => b.setAttribute("data-focus", "btn-" + b.dataset.intent));
     root.querySelectorAll("button.ct-meld").forEach((b) => b.setAttribute("data-focus", "meld-" + b.dataset.kind));
     root.querySelectorAll(".ct-my-hand .ct-card").forEach((c) => c.setAttribute("data-focus", "card"));
@@ -386,6 +406,15 @@ function render({ model, el }) {
     if (c) c.focus();
   }
 
+  // A click on one of our melds: add the selection, or (Samba, when the view asks) take the pack onto it
+  // or pick it in a join.
+  function meldClick(kind) {
+    const v = model.get("view") || {};
+    if (v.choose_for === "join") send("join", { meld: kind });
+    else if (v.choose_for === "take") send("take", { to: kind });
+    else send("add", { to: kind });
+  }
+
   function showWhy(btn) {
     const line = root.querySelector(".ct-why-line");
     if (!line) return;
@@ -407,7 +436,7 @@ function render({ model, el }) {
     const btn = ev.target.closest(".ct-btn");
     if (btn) { if (!btn.disabled) send(btn.dataset.intent); return; }
     const meld = ev.target.closest("button.ct-meld");
-    if (meld) { if (!meld.disabled) send("add", { to: meld.dataset.kind }); return; }
+    if (meld) { if (!meld.disabled) meldClick(meld.dataset.kind); return; }
   }
 
   function onOver(ev) {

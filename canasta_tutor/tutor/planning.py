@@ -333,10 +333,19 @@ def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...
                 return Guidance("Click the meld to add the selected cards to.", choose_meld=True)
             target = fits[0]
         return _checked(state, _samba_puts(state, seat, cards, target), cards)
-    # take: with nothing selected the cheapest legal way; else the top card's naturals (and wild cards)
-    # go with it, other selected cards are shown first (before the initial meld) or melded after
+    # take: onto the meld clicked (``target``) the top card alone; with nothing selected the cheapest legal
+    # way (the learner clicks the meld when the top card fits several); else the top card's naturals (and
+    # wild cards) go with it, other selected cards are shown first (before the initial meld) or melded after
+    if target is not None:
+        top = CARD_KIND[state.pile[-1]] if state.pile else 0
+        on: Action = ("takeon", top, target)
+        err = turn_refusal(state, seat, on)
+        return err if err is not None else Plan((on,), ())
     legal = [a for a in state.legal_actions() if a[0] in ("take", "takeon")] if state.actor == seat else []
     if not cards:
+        if len({a[2] for a in legal if a[0] == "takeon"}) > 1:
+            return Guidance("Click the meld to put the pile's top card on, or select a natural pair to take "
+                            "the pack with.", choose_meld=True)
         if legal:
             return Plan((min(legal, key=lambda a: (a[0] == "take", a[-1] if a[0] == "take" else 0)),), ())
         top = CARD_KIND[state.pile[-1]] if state.pile else 0
@@ -360,6 +369,45 @@ def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...
         shown = [(a[0], after, a[2]) if a[0] == "put" else a for a in shown]
         return _checked(state, [take, *wild_after, *shown], cards)
     return _checked(state, [*shown, take], cards)
+
+
+def _join_probe(melds: Sequence[object], sets: list[int], source: int | None) -> Action:
+    """A join the engine refuses, to show its reason when no join is possible: two melds that are not
+    two sets of one rank (or not two melds at all)."""
+    if source is None:
+        return ("join", sets[0], sets[1]) if len(sets) >= 2 else ("join", 0, 1)
+    others = [i for i in sets if i != source] or [i for i in range(len(melds)) if i != source] or [source + 1]
+    return ("join", others[0], source)
+
+
+def plan_join(state: State, seat: int, source: int | None = None, target: int | None = None) -> Outcome:
+    """Join Samba's set number ``source`` into set ``target`` of the same rank (R-SAMBA-5; 0 for m1).
+
+    Without ``target`` the learner still has to click a set: :class:`Guidance` (or, with neither and
+    one pair of sets the engine accepts joined, that join, into the lower number).  When no join is
+    possible the engine's refusal of one (the first pair of sets of one rank, else a pair that is not
+    one) says why.
+    """
+    if target is not None and source is not None:
+        join: Action = ("join", target, source)
+        err = turn_refusal(state, seat, join)
+        return err if err is not None else Plan((join,), ())
+    if not isinstance(state, SambaState):
+        return turn_refusal(state, seat, ("join", 0, 1)) or Guidance("Only Samba joins sets.")
+    melds = state.smelds[state.sides[seat]]
+    sets = [i for i, m in enumerate(melds) if not m.is_sequence]
+    movers = sets if source is None else [source]
+    pairs: list[Action] = [("join", i, i2) for i2 in movers for i in sets
+                           if i != i2 and 0 <= i2 < len(melds) and melds[i].kind == melds[i2].kind]
+    legal = [a for a in pairs if turn_refusal(state, seat, a) is None]
+    if not legal:
+        err = turn_refusal(state, seat, pairs[0] if pairs else _join_probe(melds, sets, source))
+        return err if err is not None else Guidance("No two sets of one rank can be joined now.")
+    if source is None and len({frozenset(a[1:]) for a in legal}) == 1:  # one pair: the higher number moves
+        return Plan((max(legal, key=lambda a: a[2]),), ())
+    if source is None:
+        return Guidance("Click the set to join into another set of its rank.", choose_meld=True)
+    return Guidance(f"Click the set to join m{source + 1} into.", choose_meld=True)
 
 
 # ----------------------------------------------------------------- going out
@@ -403,5 +451,5 @@ def plan_go_out(state: State, seat: int) -> Outcome:
     return Plan(tuple(found), tuple(c for k in state.hands[seat] for c in k))
 
 
-__all__ = ["Plan", "Guidance", "Outcome", "plan_button", "plan_go_out", "check_sequence", "kind_sequence",
+__all__ = ["Plan", "Guidance", "Outcome", "plan_button", "plan_go_out", "plan_join", "check_sequence", "kind_sequence",
            "turn_refusal", "BUTTONS"]

@@ -43,7 +43,7 @@ from ..variants import Variant, get_variant
 from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
 from .eventlog import apply_and_record, hand_score_text, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
-from .planning import Guidance, Plan, plan_button
+from .planning import Guidance, Plan, plan_button, plan_join
 from .view import TableUI, build_view, card_text, player_name, plural, seat_name, side_order
 
 Policy = Callable[[Observation], tuple]
@@ -53,7 +53,7 @@ BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "go_out", "hint", "u
 LABELS = {
     "draw": "Draw", "take": "Take pack", "meld": "Meld", "add": "Add to…", "discard": "Discard",
     "ask": "Ask partner", "go_out": "Go out", "hint": "Hint", "undo": "Undo", "new_hand": "New hand",
-    "yes": "Yes, go out", "no": "No",
+    "yes": "Yes, go out", "no": "No", "join": "Join…",
 }
 #: Actions after which undo stops: they reveal a card or a hidden hand's judgement.
 REVEALING = frozenset(("draw", "take", "pass", "deal", "ask", "yes", "no"))
@@ -104,6 +104,10 @@ class TableSession:
         self.message_kind = "info"
         self.message_rule: str | None = None
         self.choose_meld = False
+        #: what a click on one of the side's melds does while ``choose_meld`` is on: ``add``, ``take`` or
+        #: ``join``; and the set picked to join another (Samba, R-SAMBA-5), by its index
+        self.choose_for: str | None = None
+        self.join_from: int | None = None
         self.coach_on = coach
         #: grade each move at once (True), or leave it in ``coach_pending`` for :meth:`grade_pending`
         #: (a widget grades after it has sent the new table)
@@ -209,19 +213,19 @@ class TableSession:
         if not all(type(i) is int and 0 <= i < size for i in idx) or len(set(idx)) != len(idx):
             return self._say("[refused] Select distinct positions of cards in your hand.", "error")
         self.selected = sorted(idx)
-        self.choose_meld = False
+        self._unchoose()
         return self._selection_message()
 
     def toggle(self, index: int) -> str:
         if not (type(index) is int and 0 <= index < self.state.hand_size[self.me]):
             return self._say(f"[refused] No card at position {index!r} in your hand.", "error")
         self.selected = sorted(set(self.selected) ^ {index})
-        self.choose_meld = False
+        self._unchoose()
         return self._selection_message()
 
     def clear(self) -> str:
         self.selected = []
-        self.choose_meld = False
+        self._unchoose()
         return self._selection_message()
 
     def _selection_message(self) -> str:
@@ -255,7 +259,8 @@ class TableSession:
             except CanastaError:
                 target = None
             if target is None:
-                return self._say(f"[refused] {str(to)[:20]!r} is not a meld to add to.", "error")
+                verb = "put the top card on" if button == "take" else "add to"
+                return self._say(f"[refused] {str(to)[:20]!r} is not a meld to {verb}.", "error")
         cards = self.selected_cards()
         seat = self.state.actor if button == "new_hand" and self.state.phase == HAND_OVER else self.me
         outcome = plan_button(self.state, seat if seat is not None else self.me, button, cards, target)
@@ -263,8 +268,58 @@ class TableSession:
             return self._refuse(outcome)
         if isinstance(outcome, Guidance):
             self.choose_meld = outcome.choose_meld
+            self.choose_for = button if outcome.choose_meld else None
             return self._say(outcome.text, "info" if outcome.choose_meld else "error")
         return self._play_plan(outcome, button)
+
+    def _unchoose(self) -> None:
+        self.choose_meld = False
+        self.choose_for = None
+        self.join_from = None
+
+    def _meld_number(self, token: object) -> int | None:
+        """Samba's meld token ``m3`` as an index (2), or None."""
+        ok = isinstance(token, str) and 2 <= len(token) <= 4 and token[0] == "m" and token[1:].isdigit()
+        return int(token[1:]) - 1 if ok and int(token[1:]) >= 1 else None  # type: ignore[index]
+
+    def join(self, meld: str | None = None, source: str | None = None, into: str | None = None) -> str:
+        """Join two of the side's sets of one rank (Samba, R-SAMBA-5), in clicks or at once.
+
+        With nothing named it is the Join button: when the engine accepts joining one pair of sets only, that
+        join is played, else the learner is asked to click a set.  ``meld`` is a set clicked: first the set
+        that moves, then the set it joins (the first clicked again cancels).  ``source`` and ``into`` name
+        both at once.
+        """
+        picked: list[int | None] = []
+        for token in (meld, source, into):
+            index = None if token is None else self._meld_number(token)
+            if token is not None and index is None:
+                self._unchoose()
+                return self._say(f"[refused] {str(token)[:20]!r} is not a meld to join.", "error")
+            picked.append(index)
+        clicked, src, dst = picked
+        if clicked is not None:
+            if self.join_from is None:
+                src, dst = clicked, None
+            elif clicked == self.join_from:
+                self._unchoose()
+                return self._say("Join cancelled.")
+            else:
+                src, dst = self.join_from, clicked
+        elif src is None and dst is None:
+            src = self.join_from  # the Join button again while a set is picked
+        if dst is not None and src is None:
+            self._unchoose()
+            return self._say("[refused] Name the set to join ('from') as well as the set it joins ('into').",
+                             "error")
+        outcome = plan_join(self.state, self.me, src, dst)
+        if isinstance(outcome, IllegalActionError):
+            self._unchoose()
+            return self._refuse(outcome)
+        if isinstance(outcome, Guidance):
+            self.choose_meld, self.choose_for, self.join_from = True, "join", src
+            return self._say(outcome.text)
+        return self._play_plan(outcome, "join")
 
     def play(self, text: str) -> str:
         """Play one action typed as text (``'draw'``, ``'meld 4 4 JK'``, ``'discard 3'``) as the learner."""
@@ -294,7 +349,7 @@ class TableSession:
             self._undo.append(snapshot)
             del self._undo[:-MAX_UNDO]
         self.selected = []
-        self.choose_meld = False
+        self._unchoose()
         self.last_action = snapshot[2]
         self._bump(action=True)
         text = self._describe_turn(button, first)
@@ -408,7 +463,7 @@ class TableSession:
         self.state = state
         del self.events[n_events:]
         self.selected = []
-        self.choose_meld = False
+        self._unchoose()
         self._hint = None
         self.last_action = f"undo ({what})"
         self._bump(action=True)
@@ -422,6 +477,7 @@ class TableSession:
         self._undo.clear()
         self._hint = None
         self.selected = []
+        self._unchoose()
         self.last_action = "new game"
         self._bump(action=True)
         self._greet()
@@ -507,15 +563,18 @@ class TableSession:
         if rev is not None and type(rev) is not int:
             return self._say("[refused] 'rev' must be an integer.", "error")
         stale = rev is not None and rev < self.action_rev
-        if name in PLAY_BUTTONS or name in ("undo", "hint", "play"):
+        if name in PLAY_BUTTONS or name in ("undo", "hint", "play", "join"):
             if stale:
                 return self.message  # a repeated or stale click: the table has moved on
+            if name == "join":
+                return self.join(msg.get("meld"), msg.get("from"), msg.get("into"))
             if name == "play":
                 text = msg.get("text")
                 if not isinstance(text, str) or len(text) > 100:
                     return self._say("[refused] 'text' must be a short action like 'meld K K K'.", "error")
                 return self.play(text)
-            return self.press(name, msg.get("to") if name == "add" else None)
+            samba_take = name == "take" and self.variant.sequences  # onto a meld clicked (R-SAMBA-6)
+            return self.press(name, msg.get("to") if name == "add" or samba_take else None)
         if name == "toggle":
             return self.toggle(msg.get("index"))  # type: ignore[arg-type]
         if name == "select":
@@ -544,7 +603,10 @@ class TableSession:
         out: dict[str, dict[str, Any]] = {}
         cards = self.selected_cards()
         mine = s.actor == self.me and s.phase not in (HAND_OVER, GAME_OVER)
-        for b in BUTTONS:
+        names: tuple[str, ...] = BUTTONS
+        if self.variant.sequences:  # Samba joins two sets of one rank (R-SAMBA-5)
+            names = BUTTONS[:BUTTONS.index("add") + 1] + ("join",) + BUTTONS[BUTTONS.index("add") + 1:]
+        for b in names:
             if b == "ask" and not self.variant.partnerships:
                 continue  # each plays alone: nobody to ask (the engine refuses it with the variant's rule)
             label = LABELS[b]
@@ -565,6 +627,18 @@ class TableSession:
             if b != "new_hand" and not mine:
                 err = s.explain_for(self.me, ("draw",))
                 out[b] = _button(False, label, "", err)
+                continue
+            if b == "join":
+                if self.join_from is not None:
+                    out[b] = _button(True, label, f"Click the set to join m{self.join_from + 1} into", None)
+                    continue
+                joined = plan_join(s, self.me)
+                if isinstance(joined, Plan):
+                    out[b] = _button(True, label, format_action(joined.actions[0]), None)
+                elif isinstance(joined, Guidance):
+                    out[b] = _button(True, label, joined.text.rstrip("."), None)
+                else:
+                    out[b] = _button(False, label, "", joined)
                 continue
             if b == "go_out":  # the engine's check only: the search for the melds runs on the press
                 err = s.explain_go_out(self.me)
@@ -604,7 +678,9 @@ class TableSession:
         """The view model for the learner (see :mod:`canasta_tutor.tutor.view`)."""
         ui = TableUI(rev=self.rev, selected=list(self.selected), message=self.message,
                      message_kind=self.message_kind, message_rule=self.message_rule, buttons=self.buttons(),
-                     choose_meld=self.choose_meld, hint=self.hint_view(), rule=self.rule,
+                     choose_meld=self.choose_meld, choose_for=self.choose_for,
+                     join_from=None if self.join_from is None else f"m{self.join_from + 1}",
+                     hint=self.hint_view(), rule=self.rule,
                      coach={"on": self.coach_on, "last": self.coach_last}, log=self.log(),
                      four_colour=self.four_colour)
         return build_view(self.observation, ui)

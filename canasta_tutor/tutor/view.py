@@ -36,7 +36,8 @@ The view dict (every key is always present):
     numbered in the order made and each also has ``"number"`` (1, 2, ...) and
     ``"sequence"`` (a bool): ``kind`` is then the meld's token in actions (``"m2"``), a
     sequence's ``label`` is its ranks and suit (``"7\u20139♥"``, with an en dash), its ``cards`` run low to high,
-    and a sequence of seven has ``canasta`` ``"samba"``.
+    and a sequence of seven has ``canasta`` ``"samba"``.  In Italian Canasta a meld of deuces has ``kind``
+    ``"2"`` and a canasta of seven deuces has ``canasta`` ``"deuces"`` (R-ITAL-6).
 ``red3``
     ``[ours, theirs]`` lists of card codes.
 ``pile``
@@ -106,6 +107,15 @@ and three more keys (a classic view is exactly as above):
     in that order, ``score["they"]`` is the first other side's, and ``result`` adds ``"sides"``,
     the breakdown of every side in that order.
 
+A Samba view (``variant`` ``"samba"``) has two more keys:
+
+``choose_for`` (str or null)
+    While ``choose_meld`` is on, the intent a click on one of our melds sends: ``"add"`` (``{"intent":
+    "add", "to": kind}``), ``"take"`` (``{"intent": "take", "to": kind}``: the pack's top card alone onto
+    that meld) or ``"join"`` (``{"intent": "join", "meld": kind}``); null otherwise (a click adds).
+``join_from`` (str or null)
+    The set picked to join another (``"m3"``), while the learner picks the set it joins.
+
 Intents (the browser sends only these; :meth:`TableSession.handle` checks
 every one and answers with a new view).  Each is ``{"intent": name, ...}``
 (``"type"`` is accepted in place of ``"intent"``) and may carry ``"rev"``, the
@@ -119,6 +129,10 @@ double click plays once.
   | "new_hand" | "undo" | "hint"}``: the buttons, with the current selection.
 - ``{"intent": "add", "to": kind}``: add the selection to the meld ``kind``
   (``to`` optional; when the meld is ambiguous the view sets ``choose_meld``).
+- Samba only: ``{"intent": "take", "to": "m1"}`` takes the pack adding its top card alone to meld m1;
+  ``{"intent": "join"}`` is the Join button (the one possible join, else the view asks for a set),
+  ``{"intent": "join", "meld": "m3"}`` a set clicked while joining (first the set that moves, then the
+  set it joins; the first again cancels), ``{"intent": "join", "from": "m3", "into": "m1"}`` both at once.
 - ``{"intent": "play", "text": "meld 4 4 JK"}``: an action typed as text.
 - ``{"intent": "four_colour", "on": bool}``, ``{"intent": "coach", "on": bool}``.
 - ``{"intent": "rule", "id": "R-FRZ-1"}`` shows a rule's text (``"id": null`` closes it).
@@ -267,6 +281,8 @@ class TableUI:
     message_rule: str | None = None
     buttons: dict[str, dict[str, Any]] = field(default_factory=dict)
     choose_meld: bool = False
+    choose_for: str | None = None
+    join_from: str | None = None
     hint: dict[str, Any] | None = None
     rule: dict[str, str] | None = None
     coach: dict[str, Any] = field(default_factory=lambda: {"on": False, "last": None})
@@ -322,9 +338,10 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
         codes = obs.melds[side][k]
         nat, wild = obs.meld_summary[side][k]
         top = _canasta_top(codes, nat, wild)
+        canasta = ("deuces" if k == DEUCE else "mixed" if wild else "natural") if top else None  # R-ITAL-6
         out.append({
             "kind": kind_token(k), "label": kind_label(k), "name": KIND_NAMES[k], "cards": list(codes),
-            "n": nat, "w": wild, "canasta": ("mixed" if wild else "natural") if top else None, "top": top,
+            "n": nat, "w": wild, "canasta": canasta, "top": top,
             "short": k != BLACK_THREE and nat + wild == 6 and nat >= 3,
         })
     return out
@@ -439,6 +456,9 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "choose_meld": ui.choose_meld, "log": ui.log, "hint": ui.hint, "rule": ui.rule, "coach": ui.coach,
         "four_colour": ui.four_colour,
     }
+    if variant.sequences:  # Samba: what a click on one of our melds does, and the set picked to join
+        view["choose_for"] = ui.choose_for if ui.choose_meld else None
+        view["join_from"] = ui.join_from
     if not classic:
         view["variant"] = variant.name
         view["positions"] = list(positions)
