@@ -268,3 +268,33 @@ def test_the_table_shows_card_backs_for_the_cards_face_down_R_ITAL_3() -> None:
     assert classic["pile"]["down"] == 0
     assert "face down" not in _pile_html(classic["pile"], classic["stock"], False)
     assert "cards face down" in state_html(state, seat="S") and "cards face down" in state_html(state)
+
+
+_SHOW_AND_TAKE = """\
+canasta-tutor position
+variant: italian
+seed: 2
+dealer: E
+turn: S draw
+totals: NS 0 EW 0
+stock: 87
+pile: 10 cards face down, TD
+N: 15 cards
+E: 15 cards
+S: 4S 5D 6S 7H 7D 8S 8H 8C 9D TS TH QH QD AH 2C
+W: 15 cards
+red threes NS: 3D 3D
+red threes EW: 3H 3D
+"""
+
+
+def test_the_hint_plan_stops_at_a_take_of_unseen_cards_R_ITAL_3() -> None:
+    """R-ITAL-3: the hint's whole-turn plan follows a take only as far as the learner's known cards go; a pile
+    with cards face down brings unseen cards, so the plan ends with the take (it used to play on with
+    whatever cards the search had placed there, and a sample with other cards failed)."""
+    from canasta_tutor.hint import hint
+
+    state = parse_position(_SHOW_AND_TAKE)
+    h = hint(observe(state, "S"), seed=0)
+    takes = [i for i, step in enumerate(h.plan) if step.startswith("take")]
+    assert not takes or takes[0] == len(h.plan) - 1, h.plan

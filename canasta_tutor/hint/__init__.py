@@ -430,8 +430,9 @@ def _line(s1: State, seat: int, line: str) -> list[tuple]:
         if a[0] in _STOPS:
             break
         out.append(a)
+        hidden = a[0] == "take" and s.pile_hidden > 0  # the pack brings cards nobody has seen (R-ITAL-3)
         s.apply_unchecked(a)
-        if a[0] not in _CONTINUES:
+        if a[0] not in _CONTINUES or hidden:
             break
     return out
 
@@ -475,8 +476,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     """The whole-turn plan as actions: ``best``, then the rest of the turn while it follows from
     known cards, the line the search finds best (see the module docstring); and the rules of
     thumb's line after ``best``."""
-    if best[0] not in _CONTINUES:
-        return [best], []
+    if best[0] not in _CONTINUES or (best[0] == "take" and state.pile_hidden):
+        return [best], []  # (a take of cards laid face down, R-ITAL-3: what follows depends on unseen cards)
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
