@@ -316,3 +316,26 @@ def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     state.apply(("draw",))
     _, est = analyse(observe(state, state.turn))
     assert len(est) > 2 and sum(e.samples for e in est) <= italian.hint_playouts
+
+
+@pytest.mark.slow
+def test_every_seat_view_of_an_italian_hand_reads_back_R_ITAL_3() -> None:
+    """R-ITAL-3 over a whole random hand: every seat's view of every state (the cards face down as a count,
+    then taken into a hand that the other seats see as a count) parses to a playable state that reads
+    back to the same text."""
+    rng = random.Random(7)
+    state = Game(variant="italian").new_initial_state(seed=11)
+    checked = taken = 0
+    while state.phase in ("draw", "meld", "answer"):
+        for seat in range(4):
+            text = observe(state, seat).position_text
+            view = parse_position(text)
+            assert view.legal_actions(), text
+            assert view.pile_hidden == state.pile_hidden and format_position(view, seat) == text
+            checked += 1
+        legal = state.legal_actions()
+        keen = [a for a in legal if a[0] in ("meld", "take")]
+        action = rng.choice(keen if keen and rng.random() < 0.5 else legal)
+        taken += action[0] == "take" and state.pile_hidden > 0
+        state.apply(action)
+    assert checked > 100 and taken == 1
