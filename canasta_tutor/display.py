@@ -307,11 +307,17 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
         if pile["top_sideways"]:
             top = f'<span class="ct-sideways-top">{top}</span>'
         frozen = '<span class="ct-frozen-tag">FROZEN</span>' if pile["frozen_all"] else ""
+        down = pile.get("down", 0)
+        if down:  # the cards face down under the turned card (R-ITAL-3)
+            freezer = (f'<span class="ct-pile-down" title="{down} cards face down">{back_html()}</span>'
+                       + freezer)
         inner = f'{freezer}<span class="ct-pile-top">{top}</span>{frozen}'
     else:
         inner = '<span class="ct-empty"></span>'
     cls = "ct-pile" + (" ct-frozen" if pile["frozen_all"] else "")
     label = f"discard pile: {pile['size']} cards" + (", frozen" if pile["frozen_all"] else "")
+    if pile.get("down"):
+        label += f", {pile['down']} cards face down"
     return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="ct-pile-cards">{inner}</div>'
             f'<div class="ct-caption">Pile <span class="ct-pile-size">{pile["size"]}</span></div></div>')
 

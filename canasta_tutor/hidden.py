@@ -20,22 +20,26 @@ hidden cards so that the seat to move is in a hand the flags allow.
 
 The API (stable; the hint's search calls it):
 
-``fill_hidden(state, seats, unseen, rng, *, stock_top=(), keep_stock=False, tries=200) -> State``
+``fill_hidden(state, seats, unseen, rng, *, stock_top=(), keep_stock=False, keep_pile=False, tries=200) -> State``
     Deal the cards ``unseen`` (card ids) into the hands of ``seats`` and the stock,
-    in place, and return ``state``.  Each seat in ``seats`` must already hold its
-    right count in ``state.hand_size``; whatever its hand lists now is replaced.
+    in place, and return ``state``.  In Italian Canasta the cards lying face down at
+    the bottom of the pile (``state.pile_hidden`` of them, R-ITAL-3) are dealt from
+    ``unseen`` too, before the stock, unless ``keep_pile=True`` leaves them as they are.
+    Each seat in ``seats`` must already hold its right count in ``state.hand_size``;
+    whatever its hand lists now is replaced.
     ``state.known[seat]`` counts (by kind) go into that hand first.  The stock becomes
     the cards left over, shuffled, with ``stock_top`` (card ids, the next card drawn
     first) on top; the ``stock_top`` cards must not be in ``unseen``.  With
     ``keep_stock=True`` the stock is left as it is and ``unseen`` must hold exactly
-    the cards the hands need.  Random choices come from ``rng`` only, so a seeded
+    the cards the hands (and the face-down pile cards) need.  Random choices come from ``rng`` only, so a seeded
     ``random.Random`` gives the same filling every time.  Raises
     :class:`~canasta_tutor.errors.ImpossiblePositionError` when the counts do not
     add up, or when no filling consistent with the turn flags is found (the flags
     then ask for something the unseen cards cannot give).
 
 ``unseen_for(state, seat) -> list[int]``
-    The cards ``seat`` cannot see in ``state``: the other hands and the stock.
+    The cards ``seat`` cannot see in ``state``: the other hands, the stock and the
+    cards face down in the pile.
 
 ``turn_problem(state) -> str | None``
     Why the hand of the seat whose turn it is contradicts the turn flags, or why the
@@ -68,9 +72,11 @@ _PLAYING = (DRAW, MELD, ANSWER)
 
 
 def unseen_for(state: State, seat: int | str) -> list[int]:
-    """The card ids ``seat`` cannot see: every other hand and the stock, sorted."""
+    """The card ids ``seat`` cannot see: every other hand, the stock and the cards lying face down at the
+    bottom of the pile (R-ITAL-3), sorted."""
     s = seat_index(seat, state.variant.seats)
     out: list[int] = list(state.stock)
+    out.extend(state.pile[:state.pile_hidden])
     for o in range(len(state.hands)):
         if o != s:
             for k in state.hands[o]:
@@ -314,12 +320,17 @@ def _constrained(state: State) -> bool:
 
 
 def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int], rng: random.Random, *,
-                stock_top: Sequence[int] = (), keep_stock: bool = False, tries: int = 200) -> State:
-    """Deal ``unseen`` into the hands of ``seats`` and the stock consistently with the turn flags
-    (see the module docstring); in place, returns ``state``."""
+                stock_top: Sequence[int] = (), keep_stock: bool = False, keep_pile: bool = False,
+                tries: int = 200) -> State:
+    """Deal ``unseen`` into the hands of ``seats``, the cards face down at the bottom of the pile
+    (``state.pile_hidden`` of them, R-ITAL-3; not with ``keep_pile``) and the stock, consistently with
+    the turn flags (see the module docstring); in place, returns ``state``."""
     fill = sorted({seat_index(s, state.variant.seats) for s in seats})
     cards = sorted(unseen)
+    down = 0 if keep_pile else state.pile_hidden
     need = sum(state.hand_size[s] for s in fill)
+    if down and keep_stock:
+        need += down  # the face-down cards come out of ``unseen`` too
     if keep_stock and stock_top:
         raise ValueError("stock_top and keep_stock exclude each other")
     if len(cards) < need or (keep_stock and len(cards) != need):
@@ -375,10 +386,17 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
             for c in hands[s]:
                 h[CARD_KIND[c]].append(c)
             state.hands[s] = h
-        if not keep_stock:
+        if not keep_stock or down:
             rest = pool.rest()
             rng.shuffle(rest)
-            state.stock = rest + list(reversed(list(stock_top)))
+            if down:
+                if len(rest) < down:
+                    raise ImpossiblePositionError(f"{down} cards lie face down in the pile, but only {len(rest)} "
+                                                  "unseen cards are left for them", None, "pile")
+                state.pile[:down] = rest[:down]
+                rest = rest[down:]
+            if not keep_stock:
+                state.stock = rest + list(reversed(list(stock_top)))
         if not check:
             return state
         problem = turn_problem(state)

@@ -174,7 +174,14 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
     pile = state.pile
     first = -1
     b3_freezes = opts.black_three == "freezes"
-    for i, c in enumerate(pile):
+    down = state.pile_hidden  # the cards laid face down at the start (R-ITAL-3): unseen, they never freeze
+    if down and (variant.pile_start != "count" or not 0 < down < len(pile)):
+        v.append(f"{down} cards lie face down at the bottom of a pile of {len(pile)}; only Italian Canasta's pile "
+                 "has them, under at least the turned card (R-ITAL-3)")
+    elif down < 0:
+        v.append(f"a pile with {down} cards face down")
+    for i in range(max(0, down), len(pile)):
+        c = pile[i]
         kind = CARD_KIND[c]
         if kind in _FREEZERS_ALWAYS or (kind == BLACK_THREE and b3_freezes):
             first = i

@@ -2,7 +2,8 @@
 
 An :class:`Observation` holds the seat's own hand and everything public, with
 perfect memory: the whole discard pile (every card in it was seen face up,
-R-INFO-1), the cards known to have gone into each hand with a taken pack, the
+R-INFO-1; in Italian Canasta only the number of the cards laid face down under the
+turned card, R-ITAL-3), the cards known to have gone into each hand with a taken pack, the
 melds, the red threes, every player's card count and the stock count
 (R-INFO-2), the totals and minimums, and the public history of actions (a draw
 from the stock never shows the card).  It never holds another player's hidden
@@ -162,9 +163,10 @@ class Observation:
     dealer: int
     deal_no: int
     hand_sizes: tuple[int, ...]  # per seat
-    freeze_at: int
+    freeze_at: int  # index in ``pile`` (the face-up cards) of the card that froze it; -1: none
     stock_size: int
-    pile_size: int
+    pile_size: int  # every card of the pile, face down ones included
+    pile_hidden: int  # cards face down at the bottom of the pile (Italian Canasta, R-ITAL-3): a count only
     pile_top: int  # the kind of the pile's top card; -1 when the pile is empty
     minimums: tuple[int, ...]  # per side
     initial: tuple[bool, ...]  # per side
@@ -186,7 +188,7 @@ class Observation:
     melds = _Lazy(_melds)
     red_threes = _Lazy(lambda o: tuple(_codes(r) for r in o._red3))  # per side
     red_three_counts = _Lazy(lambda o: tuple(len(r) for r in o._red3))
-    pile = _Lazy(lambda o: _codes(o._pile))  # bottom first
+    pile = _Lazy(lambda o: _codes(o._pile[o.pile_hidden:]))  # the face-up cards, bottom first
     history = _Lazy(lambda o: tuple(o._history))  # every public action of the game so far
     history_tail = _Lazy(lambda o: tuple(o._history[-HISTORY_TAIL:]))  # the last HISTORY_TAIL of them
     hand_results: _Lazy[tuple[HandResult, ...]] = _Lazy(lambda o: tuple(o._hand_results))
@@ -262,7 +264,8 @@ class Observation:
 FIELDS = (
     "seat", "variant", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_counts", "hand_sizes",
     "known",
-    "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_top", "freeze_at",
+    "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_hidden", "pile_top",
+    "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
     "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
     "first_turn_done", "has_melded", "samba_melds",
@@ -276,10 +279,14 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
     obs = object.__new__(Observation)
     h = state.hand_size
     pile = state.pile
+    down = state.pile_hidden
+    freeze_at = state.freeze_at
+    if down and freeze_at >= 0:
+        freeze_at -= down  # an index among the face-up cards (face-down cards never freeze, R-ITAL-3)
     object.__setattr__(obs, "__dict__", {
         "seat": s, "variant": state.variant, "options": state.options, "phase": state.phase, "actor": state.actor,
         "turn": state.turn, "dealer": state.dealer, "deal_no": state.deal_no, "hand_sizes": tuple(h),
-        "freeze_at": state.freeze_at, "stock_size": len(state.stock), "pile_size": len(pile),
+        "freeze_at": freeze_at, "stock_size": len(state.stock), "pile_size": len(pile), "pile_hidden": down,
         "pile_top": CARD_KIND[pile[-1]] if pile else -1,
         "minimums": tuple(state.minimums), "initial": tuple(state.initial),
         "asked": state.asked, "answer": state.answer, "must_out": state.must_out, "pending": state.pending,

@@ -33,7 +33,10 @@ The keys:
   bottom to top, or a count with the cards on top fixed, the next card drawn first:
   ``stock: 54 top 3H 6S`` (3♥ comes next, then 6♠; the other 52 are filled in).
 - ``pile``: the discard pile bottom to top; ``*`` after a card marks the card
-  turned sideways to show the freeze.  The freeze follows from the cards.
+  turned sideways to show the freeze.  The freeze follows from the cards.  In Italian
+  Canasta the cards laid face down under the turned card (R-ITAL-3) come first, then
+  ``face down,`` and the face-up cards: ``pile: 4C 9S KD 7H 5S face down, 6D``, or in a
+  seat's view, which does not know them, ``pile: 5 cards face down, 6D``.
 - ``N``, ``E``, ``S``, ``W``: a hand, either its cards or a count (``11`` or ``11 cards``),
   optionally followed by ``known: K K`` (cards the table saw go into it with a pack).
 - ``melds NS`` / ``melds EW``: melds separated by ``;``, each a list of cards,
@@ -107,6 +110,7 @@ from .cards import (
     JOKER,
     KIND_NAMES,
     KIND_TOKENS,
+    KIND_VALUES,
     NUM_KINDS,
     RED_THREE,
     format_card,
@@ -431,14 +435,18 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     # explicit cards first, so counts can be filled from what is left
     pile_marks: list[int] = []
     ln, v = get("pile")
+    down_cards, down_count, v = _face_down(v, pool, ln, kind_slots, variant)
     pile_tokens = v.split()
     if pile_tokens == ["-"]:
         pile_tokens = []
     for i, tok in enumerate(pile_tokens):
         if tok.endswith("*"):
-            pile_marks.append(i)
+            pile_marks.append(i + down_count)
             pile_tokens[i] = tok[:-1]
-    pile = _cards(" ".join(pile_tokens), pool, ln or 0, "pile", kind_slots)
+    face_up = _cards(" ".join(pile_tokens), pool, ln or 0, "pile", kind_slots)
+    if down_count and not face_up:
+        raise ImpossiblePositionError("the turned card lies face up on the cards laid face down (R-ITAL-3): name "
+                                      "it after them", ln, "pile")
 
     melds: list[list[tuple[list[int], str, int]]] = [[] for _ in sides]
     for side in sides:
@@ -517,9 +525,12 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
 
     for out, slot, token, tln, field in kind_slots:
         out[slot] = pool.take_kind(token, tln, field)
+    # (cards face down given as a count are dealt from the unseen cards with the hidden hands)
+    pile = (down_cards if down_cards is not None else [-1] * down_count) + face_up
 
     # the state, with everything named; counted hands and the stock are filled last
     state.pile = pile
+    state.pile_hidden = down_count
     counted = [seat for seat in range(players) if hands[seat] is None]
     for seat in range(players):
         h: list[list[int]] = [[] for _ in range(NUM_KINDS)]
@@ -546,7 +557,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     state.known = knowns
     # derived: the freeze, the initial melds, black threes on the table
     state.freeze_at = -1
-    for i, c in enumerate(pile):
+    for i in range(down_count, len(pile)):  # cards face down never freeze it (R-ITAL-3)
+        c = pile[i]
         kind = CARD_KIND[c]
         if kind in (JOKER, DEUCE, RED_THREE) or (kind == BLACK_THREE and options.black_three == "freezes"):
             state.freeze_at = i
@@ -580,8 +592,10 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
         if top < variant.target:
             raise ImpossiblePositionError(f"the game is over only when a side reaches {variant.target}; after this "
                                           f"hand the best total is {top}", line_of("turn"), "turn")
+    if down_count:
+        _check_face_down(face_up, down_count, options, ln_pile=line_of("pile"))
     rest = pool.remaining()
-    need = sum(hand_counts[s] for s in counted)
+    need = sum(hand_counts[s] for s in counted) + (down_count if down_cards is None else 0)
     if stock_cards is not None:
         if len(rest) != need:
             total = variant.num_cards - len(rest) + need
@@ -603,7 +617,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     rng = random.Random(f"position/{seed}/{deal_no}")
     try:
         fill_hidden(state, counted, rest, rng, stock_top=stock_top,
-                    keep_stock=stock_cards is not None)
+                    keep_stock=stock_cards is not None, keep_pile=down_cards is not None)
     except ImpossiblePositionError as e:
         field = e.field if e.field is not None and len(e.field) == 1 and e.field in seats else "turn"
         raise ImpossiblePositionError(e.message, line_of(field.lower()), field) from None
@@ -616,6 +630,46 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             state.winner = max(sides, key=lambda i: (state.totals[i], i))
     validate_position(state, lines, exact_score=not counted)
     return state
+
+
+def _face_down(text: str, pool: _Pool, line: int | None, slots: list[_KindSlot],
+               variant: Variant) -> tuple[list[int] | None, int, str]:
+    """The cards laid face down at the bottom of the pile (R-ITAL-3), written before the face-up cards as
+    ``4C 9S KD 7H 5S face down, 8D 9S`` (the cards) or ``5 cards face down, 8D 9S`` (their number only):
+    the cards (None when given as a number), their number, and the rest of the line."""
+    at = text.lower().find("face down")
+    if at < 0:
+        return None, 0, text
+    head = text[:at].strip()
+    tail = text[at + len("face down"):].strip()
+    if tail.startswith(","):
+        tail = tail[1:].strip()
+    if variant.pile_start != "count":
+        raise ImpossiblePositionError(f"{quote(text)}: only Italian Canasta lays cards face down in the pile "
+                                      "(R-ITAL-3)", line, "pile")
+    words = head.split()
+    if len(words) == 2 and words[1].lower() in ("card", "cards"):
+        return None, _int(words[0], line, "pile", low=1), tail
+    if not head:
+        raise NotationError(f"{quote(text)}: write the cards face down, or their number as '10 cards face down', "
+                            "before the face-up cards", line, "pile")
+    cards = _cards(head, pool, line or 0, "pile", slots)
+    return cards, len(cards), tail
+
+
+def _check_face_down(face_up: Sequence[int], down: int, options: RuleOptions, ln_pile: int | None) -> None:
+    """As many cards lie face down as the count of the turned card that ended the upcard chain (R-ITAL-3,
+    R-CARDS-3, ruling 10): the lowest face-up card that is not a chain card."""
+    chain = _CHAIN[options.upcard_chain]
+    for c in face_up:
+        kind = CARD_KIND[c]
+        if kind not in chain:
+            count = KIND_VALUES[kind]
+            if count != down:
+                raise ImpossiblePositionError(
+                    f"{down} cards face down, but the turned card {ALL_CARD_CODES[c]} counts {count} (R-CARDS-3), so "
+                    f"{count} cards lie face down under it (R-ITAL-3)", ln_pile, "pile")
+            return
 
 
 def _kind_token(t: str, line: int, field: str) -> int:
@@ -938,7 +992,11 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"stock: {len(state.stock)} top {_cards_text(reversed(state.stock[fixed:]))}")
     else:
         lines.append(f"stock: {len(state.stock)}")
-    pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile)]
+    down = state.pile_hidden
+    pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile) if i >= down]
+    if down:  # the cards laid face down under the turned card (R-ITAL-3): a seat sees only their number
+        hidden = f"{down} cards" if viewer is not None else _cards_text(state.pile[:down])
+        pile.insert(0, f"{hidden} face down,")
     lines.append("pile: " + (" ".join(pile) if pile else "-"))
     for s in range(variant.players):
         cards = sorted((c for k in state.hands[s] for c in k), key=sort_key)

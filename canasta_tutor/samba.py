@@ -205,7 +205,7 @@ class SambaState(State):
         s = SambaState.__new__(SambaState)
         for name in ("options", "variant", "sides", "out_need", "draw_n", "ask_ok", "turn", "phase", "pending",
                      "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "b3_melded", "freeze_at",
-                     "minimums", "stock", "deal_no", "went_out", "concealed", "has_melded"):
+                     "pile_hidden", "minimums", "stock", "deal_no", "went_out", "concealed", "has_melded"):
             setattr(s, name, getattr(self, name))
         seat = self.turn
         hands = self.hands[:]

@@ -161,7 +161,7 @@ class State:
         "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
         "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
         "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
-        "variant", "sides", "out_need", "draw_n", "ask_ok",
+        "variant", "sides", "out_need", "draw_n", "ask_ok", "pile_hidden",
     )
 
     options: RuleOptions
@@ -176,6 +176,9 @@ class State:
     hand_size: list[int]
     red3: list[list[int]]
     pile: list[int]
+    #: how many cards at the bottom of the pile lie face down (Italian Canasta, R-ITAL-3): nobody sees
+    #: them until the pile is taken, and then only the taker
+    pile_hidden: int
     freeze_at: int
     stock: list[int]
     turn: int
@@ -230,6 +233,7 @@ class State:
         self.melds = [{} for _ in range(n_sides)]
         self.red3 = [[] for _ in range(n_sides)]
         self.pile = []
+        self.pile_hidden = 0
         self.freeze_at = -1
         self.stock = []
         self.turn = 0
@@ -277,6 +281,7 @@ class State:
         s.melds = [{k: [m[0][:], m[1][:]] for k, m in side.items()} for side in self.melds]
         s.red3 = [r[:] for r in self.red3]
         s.pile = self.pile[:]
+        s.pile_hidden = self.pile_hidden
         s.freeze_at = self.freeze_at
         s.stock = self.stock[:]
         s.turn = self.turn
@@ -338,6 +343,7 @@ class State:
         self.melds = [{} for _ in range(n_sides)]
         self.red3 = [[] for _ in range(n_sides)]
         self.pile = []
+        self.pile_hidden = 0
         self.freeze_at = -1
         self.deal_totals = self.totals[:]
         self.minimums = [variant.minimum_for(t) for t in self.totals]
@@ -364,7 +370,9 @@ class State:
         """Italian Canasta's start of the pile (R-ITAL-3, ruling 10): every player, from the dealer's left,
         lays out the red threes dealt and draws their replacements (R-RED-1); then the upcard chain of
         R-DEAL-5 is turned, and as many stock cards as the count of the card that ends it go under it.
-        Bottom to top the pile is: the cards laid face down, the chain, its last card on top."""
+        Bottom to top the pile is: the cards laid face down, the chain, its last card on top.  The cards
+        laid face down are hidden from every seat (``pile_hidden`` counts them) and, being unseen, never
+        freeze the pile (it is frozen anyway, R-ITAL-4)."""
         players = self.variant.players
         for i in range(1, players + 1):
             seat = (self.dealer + i) % players
@@ -383,7 +391,9 @@ class State:
                 break
         count = KIND_VALUES[CARD_KIND[turned[-1]]] if turned else 0
         under = [self.stock.pop() for _ in range(min(count, len(self.stock)))]
-        for card in under + turned:
+        self.pile.extend(under)
+        self.pile_hidden = len(under)
+        for card in turned:
             self.pile.append(card)
             self._freeze_if_needed(card, upcard=True)
 
@@ -1640,10 +1650,23 @@ class State:
 
     def _pile_to_hand(self, seat: int, side: int) -> None:
         """The rest of a take (R-PACK-1): the pile goes into the taker's hand (a red three in it to
-        the side's red threes), the side has made its initial meld, and the meld phase begins."""
+        the side's red threes), the side has made its initial meld, and the meld phase begins.  Cards that
+        lay face down (R-ITAL-3) join the hand unseen by the other seats: ``known`` does not learn them."""
         hand = self.hands[seat]
         kn = self.known[seat]
-        for card in self.pile:
+        pile = self.pile
+        down = self.pile_hidden
+        if down:
+            self.pile_hidden = 0
+            for card in pile[:down]:
+                kind = CARD_KIND[card]
+                if kind == RED_THREE:
+                    self.red3[side].append(card)  # laid out at once, face up (R-RED-3)
+                else:
+                    hand[kind].append(card)
+                    self.hand_size[seat] += 1
+            pile = pile[down:]
+        for card in pile:
             kind = CARD_KIND[card]
             if kind == RED_THREE:
                 self.red3[side].append(card)

@@ -128,6 +128,11 @@ class Variant:
     #: red threes count for a side only with this many canastas, otherwise they count against it
     #: (R-SAMBA-9); 0: the classic condition, at least one meld (R-RED-5)
     red_threes_need_canastas: int = 0
+    #: the default hint's search budget in this variant: the playouts of its race of candidates and the
+    #: fewest sampled deals a candidate plays in each round (None: the hint's defaults, 240 and 8).  A variant
+    #: whose playouts cost several classic ones sets a smaller budget, so that its hint answers as fast
+    hint_playouts: int | None = None
+    hint_min_round: int | None = None
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -211,7 +216,10 @@ VARIANTS: Final[dict[str, Variant]] = {
                                 five_canastas_one_mixed=1000, five_natural_canastas=2000, ten_canastas=2000,
                                 deuce_canasta=3000),
                 target=12000, go_out_rule="R-ITAL-8", deuce_melds=True, pile_always_frozen=True,
-                initial_without_wilds=True, pile_start="count"),
+                initial_without_wilds=True, pile_start="count",
+                # its legal actions go through the full check (checked_listing), so a playout costs about two
+                # classic ones: a smaller hint budget keeps its hint as fast as the classic one
+                hint_playouts=100, hint_min_round=4),
         # Samba (R-SAMBA-1..10): the classic table with the six-handed deck, sequences and its own bonuses
         Variant(name="samba", rule_area="SAMBA", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
                 hand_size=15, draw=2, canastas_to_go_out=2,

@@ -5,7 +5,8 @@ only knows its own hand and the public facts.  :func:`state_from_observation`
 builds the state from the observation's fields (no position text is formatted
 or parsed): the seat's own cards, the melds, red threes and pile as they lie,
 the turn flags, and every card the seat cannot see placed in the other hands
-(cards known from taken packs first) and the stock.  Where those unseen cards go
+(cards known from taken packs first), the stock and, in Italian Canasta, the cards
+lying face down at the bottom of the pile (R-ITAL-3).  Where those unseen cards go
 is arbitrary but fixed; the search re-deals them for every sample with
 :func:`sample_hidden`, the one place that decides how hidden cards are sampled
 (by :func:`~canasta_tutor.hidden.fill_hidden`, consistently with the turn flags).
@@ -77,8 +78,9 @@ def state_from_observation(obs: Observation) -> State:
     s.has_melded = list(obs.has_melded)
     s.history = list(obs.history)
     s.hand_results = list(obs.hand_results)
-    s.pile = [ids.take(c) for c in obs.pile]
-    s.freeze_at = obs.freeze_at
+    s.pile = [ids.take(c) for c in obs.pile]  # the face-up cards; the face-down ones (R-ITAL-3) come below
+    down = obs.pile_hidden
+    s.freeze_at = obs.freeze_at + down if obs.freeze_at >= 0 else -1
     s.red3 = [[ids.take(c) for c in obs.red_threes[side]] for side in range(variant.n_sides)]
     for side in range(variant.n_sides):
         for kind, codes in obs.melds[side].items():
@@ -124,7 +126,14 @@ def state_from_observation(obs: Observation) -> State:
         for _ in range(need):
             c = reds.pop() if reds and not obs.first_turn_done[o] else plain.pop()
             h[CARD_KIND[c]].append(c)
-    s.stock = plain + reds
+    if down:  # the cards face down under the turned card: unseen, so any of the cards left (R-ITAL-3)
+        left = reds + plain  # (plain cards first, for the same look every time)
+        s.pile[:0] = left[-down:]
+        s.pile_hidden = down
+        del left[-down:]
+        s.stock = left
+    else:
+        s.stock = plain + reds
     s.known = [list(k) for k in obs.known]
     s.known[obs.seat] = [0] * NUM_KINDS
     assert len(s.stock) == obs.stock_size, f"the observation does not account for all {variant.num_cards} cards"

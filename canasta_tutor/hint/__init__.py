@@ -99,13 +99,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import Estimate, candidate_actions, race, sample_line_values, search, summarize
+from ..bots.expert import (RACE_MIN_ROUND, Estimate, candidate_actions, race, race_values, sample_line_values, search,
+                           summarize)
 from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
 from ..errors import IllegalActionError
 from ..observer import Observation, observe, observe_compact
 from ..state import State
+from ..variants import Variant
 from .detectors import BAD, GOOD, Fact, move_facts
 from .refusals import Refusal, refusals
 
@@ -378,6 +380,10 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
     if samples is None:
+        variant = obs.variant  # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
+        if playouts is None and variant.hint_playouts is not None:
+            return state, summarize(cands, race_values(state, obs.seat, cands, variant.hint_playouts, seed,
+                                                       max_seconds, variant.hint_min_round or RACE_MIN_ROUND))
         return state, race(state, obs.seat, cands, playouts or DEFAULT_PLAYOUTS, seed, max_seconds)
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
@@ -392,6 +398,14 @@ PLAN_PLAYOUTS = 96  # playouts for the plan's search, shared out among the lines
 OTHER_DISCARDS = 2  # the usual line also ends with each of this many other discards
 PLAN_MIN_SAMPLES = 8
 MAX_PLAN_STEPS = 40
+
+
+def plan_playouts(variant: Variant) -> int:
+    """The plan's playouts in ``variant``: ``PLAN_PLAYOUTS``, cut in the proportion of the variant's smaller
+    hint budget (``Variant.hint_playouts``) where it declares one."""
+    if variant.hint_playouts is None:
+        return PLAN_PLAYOUTS
+    return PLAN_PLAYOUTS * variant.hint_playouts // DEFAULT_PLAYOUTS
 
 
 def _plan_seed(seed: int, stage: int) -> int:
@@ -430,8 +444,9 @@ def _line(s1: State, seat: int, line: str) -> list[tuple]:
         if a[0] in _STOPS:
             break
         out.append(a)
+        hidden = a[0] == "take" and s.pile_hidden > 0  # the pack brings cards nobody has seen (R-ITAL-3)
         s.apply_unchecked(a)
-        if a[0] not in _CONTINUES:
+        if a[0] not in _CONTINUES or hidden:
             break
     return out
 
@@ -475,8 +490,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     """The whole-turn plan as actions: ``best``, then the rest of the turn while it follows from
     known cards, the line the search finds best (see the module docstring); and the rules of
     thumb's line after ``best``."""
-    if best[0] not in _CONTINUES:
-        return [best], []
+    if best[0] not in _CONTINUES or (best[0] == "take" and state.pile_hidden):
+        return [best], []  # (a take of cards laid face down, R-ITAL-3: what follows depends on unseen cards)
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
@@ -487,7 +502,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
         lines = lines[:1] + [x for x in lines[1:] if not _goes_out(s1, x)]
     if len(lines) == 1:
         return [best, *usual], usual
-    n = max(PLAN_MIN_SAMPLES, samples if samples is not None else PLAN_PLAYOUTS // len(lines))
+    n = max(PLAN_MIN_SAMPLES, samples if samples is not None else plan_playouts(state.variant) // len(lines))
     est = summarize(list(lines), sample_line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
     return [best, *_gated(est, lines[0])], usual
 

@@ -177,7 +177,7 @@ def top_blocks(c: Context) -> Fact | None:
 
 def one_card_pile(c: Context) -> Fact | None:
     o = c.obs
-    if o.phase != "draw" or len(o.pile) != 1 or o.hand_sizes[c.seat] != 1:
+    if o.phase != "draw" or o.pile_size != 1 or o.hand_sizes[c.seat] != 1:
         return None
     return Fact("one-card-pile", "With one card in hand you may not take a pile of one card (R-PACK-7).",
                 NEUTRAL, "R-PACK-7")
@@ -201,7 +201,7 @@ def pack_size(c: Context) -> Fact | None:
     """Taking brings the whole pile; drawing leaves it to the others."""
     o = c.obs
     takes = any(a[0] == "take" for a in o.legal_actions)
-    n = len(o.pile)
+    n = o.pile_size
     if c.verb == "take":
         return Fact("pack-size", f"Taking it brings {n} card{'s' if n != 1 else ''} from the pile "
                     "(R-PACK-6).", GOOD, "R-PACK-6", "P-TAKE-PACK" if _cheap_take(c) else None)
@@ -424,7 +424,7 @@ def feeds_next(c: Context) -> Fact | None:
     if k >= DEUCE or k not in o.meld_summary[o.variant.sides[nxt]] or not _pack_open_to(o, nxt):
         return None
     return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
-                f"add it to their meld and take {len(o.pile) + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
+                f"add it to their meld and take {o.pile_size + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -436,7 +436,7 @@ def next_holds_pair(c: Context) -> Fact | None:
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
     return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
-                f"{_count(o.known[nxt][k], k)}: they could take {len(o.pile) + 1} cards with this one.", BAD,
+                f"{_count(o.known[nxt][k], k)}: they could take {o.pile_size + 1} cards with this one.", BAD,
                 "R-PACK-4")
 
 
@@ -476,7 +476,7 @@ def freezes(c: Context) -> Fact | None:
     if o.freeze_at >= 0 or o.variant.pile_always_frozen:
         return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
     agrees = o.initial[opp] and not o.initial[c.side]
-    return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {len(o.pile) + 1}-card "
+    return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {o.pile_size + 1}-card "
                 "pack can be taken only with a natural pair (R-FRZ-2, R-PACK-4).", GOOD if agrees else BAD, "R-FRZ-2",
                 "P-FREEZE" if agrees else None)
 

@@ -41,8 +41,10 @@ The view dict (every key is always present):
 ``red3``
     ``[ours, theirs]`` lists of card codes.
 ``pile``
-    ``{"top", "size", "freezer", "top_sideways", "frozen_all", "frozen_us", "blocked", "note"}``;
-    ``note`` says in words why the pile is frozen or blocked ("" when it is open).
+    ``{"top", "size", "down", "freezer", "top_sideways", "frozen_all", "frozen_us", "blocked", "note"}``;
+    ``note`` says in words why the pile is frozen or blocked ("" when it is open); ``size`` counts every
+    card and ``down`` those lying face down under the turned card in Italian Canasta (R-ITAL-3), never
+    named: the table draws card backs for them.
 ``side_titles``
     ``["We (N-S)", "They (E-W)"]`` (with en dashes) from the learner's side, for the two meld areas.
 ``stock`` (int)
@@ -424,7 +426,8 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
     # no crosswise card where the rule freezes the pile (R-ITAL-4): its lowest cards lie face down (R-ITAL-3)
     crosswise = frozen_all and not variant.pile_always_frozen
     pile_view = {
-        "top": pile[-1] if pile else None, "size": len(pile),
+        "top": pile[-1] if pile else None, "size": obs.pile_size,
+        "down": obs.pile_hidden,  # cards face down under the turned card (R-ITAL-3): drawn as card backs
         "freezer": pile[obs.freeze_at] if crosswise and obs.freeze_at < len(pile) - 1 else None,
         "top_sideways": crosswise and obs.freeze_at == len(pile) - 1,
         # (Italian Canasta's pile is frozen for everyone at all times, R-ITAL-4)
