@@ -1,0 +1,129 @@
+"""The exact end-of-turn test of Samba (canasta_tutor/samba_turn.py) against an exhaustive search of the moves.
+
+The reference below tries every meld, sequence, addition and join the engine allows, in every order
+(remembering positions already settled), with no bound: the slow answer.  The fast answer must equal
+it on random meld-phase positions: small hands against tables with sets, sequences and sambas, and
+every combination of the turn flags (a partner's yes or no, black threes melded, the initial meld to
+reach)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canasta_tutor import samba
+from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, NUM_KINDS, card_ids_by_code, normalize_code
+from canasta_tutor.game import Game
+from canasta_tutor.samba import SambaMeld, SambaState
+from canasta_tutor.samba_turn import rank_sets
+from canasta_tutor.variants import get_variant
+
+SAMBA = get_variant("samba")
+RANKS = "456789TJQKA"
+SUITS = "SHDC"
+
+
+def exhaustive(state: SambaState) -> bool:
+    """Whether the meld-phase turn can end legally: every move sequence, no bound (the reference)."""
+    seat = state.turn
+    side = state.sides[seat]
+    known: dict[tuple[Any, ...], bool] = {}
+
+    def go(s: SambaState) -> bool:
+        if s._discard_ok(seat):
+            return True
+        key = s._key()
+        if key in known:
+            return known[key]
+        ok = False
+        for a in s._meld_moves(seat):
+            if s._why_not_meld_local(seat, a) is not None:
+                continue
+            child = s._probe_copy()
+            child._do(a)
+            if child.hand_size[seat] == 0:
+                ok = child.answer is not False and child.side_canastas(side) >= s.out_need
+            else:
+                ok = go(child)
+            if ok:
+                break
+        known[key] = ok
+        return ok
+
+    return go(state)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> SambaState:
+    """A meld-phase position: South holds a few cards near the ranks and suits of the side's melds."""
+    low = draw(st.integers(0, 6))
+    ranks = RANKS[low:low + 5]
+    suits = SUITS[:draw(st.integers(1, 2))]
+    pool = {code: list(ids) for code, ids in card_ids_by_code(SAMBA.num_cards).items()}
+
+    def take(code: str) -> int | None:
+        ids = pool[normalize_code(code)]
+        return ids.pop() if ids else None
+
+    melds: list[SambaMeld] = []
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.booleans()):
+            r = draw(st.sampled_from(ranks))
+            n = draw(st.integers(2, 7))
+            w = draw(st.integers(0 if n >= 3 else 1, 2))
+            nat = [take(r + draw(st.sampled_from(SUITS))) for _ in range(n)]
+            wild = [take(draw(st.sampled_from(["JK", "2S", "2H"]))) for _ in range(w)]
+            if None in nat or None in wild:
+                continue
+            melds.append(SambaMeld(-1, [c for c in nat if c is not None], [c for c in wild if c is not None]))
+        else:
+            s = draw(st.sampled_from(suits))
+            length = draw(st.integers(3, 7))
+            lo = draw(st.integers(max(0, low - 2), min(11 - length, low + 4)))
+            cards = [take(RANKS[k] + s) for k in range(lo, lo + length)]
+            if None in cards:
+                continue
+            melds.append(SambaMeld(SUITS.index(s), [c for c in cards if c is not None]))
+    codes = [r + s for r in ranks for s in suits] + ["JK", "2S", "3S", "3C"]
+    hand = [take(c) for c in draw(st.lists(st.sampled_from(codes), min_size=1, max_size=8))]
+    state = Game(variant=SAMBA).new_initial_state(seed=5, dealer="E")
+    assert isinstance(state, SambaState)
+    hands: list[list[list[int]]] = [[[] for _ in range(NUM_KINDS)] for _ in range(4)]
+    for card in hand:
+        if card is not None:
+            hands[2][CARD_KIND[card]].append(card)
+    state.hands = hands
+    state.hand_size = [sum(map(len, h)) for h in hands]
+    state.known = [[0] * NUM_KINDS for _ in range(4)]
+    state.smelds = [melds, []]
+    state.turn = 2
+    state.phase = "meld"
+    state.initial = [draw(st.booleans()), False]
+    state.pending = 0 if state.initial[0] else draw(st.sampled_from([0, 15, 40, 45]))
+    state.minimums = [draw(st.sampled_from([50, 90, 120])), 50]
+    state.must_out = draw(st.booleans())
+    state.answer = draw(st.sampled_from([None, True, False]))
+    return state
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions())
+def test_the_exact_test_equals_the_exhaustive_search(state: SambaState) -> None:
+    seat = state.turn
+    fast = state._discard_ok(seat) or state._turn_can_end(seat)
+    assert fast == exhaustive(state)
+
+
+def test_the_engine_answers_from_the_exact_test() -> None:
+    """A hand that must go out (a partner's yes) and can only by growing a sequence into a samba and
+    joining two sets into a canasta: the engine's check agrees with the reference."""
+    state = Game(variant=SAMBA).new_initial_state(seed=5, dealer="E")
+    assert isinstance(state, SambaState)
+    samba._SETTLED.clear()
+    assert rank_sets(((4, 0), (3, 0)), 0, 0, 2) == 1  # the join alone makes a canasta
+    assert rank_sets(((7, 0),), 0, 1, 2) == -1  # no wild card onto a canasta (R-SAMBA-4)
+    assert rank_sets((), 1, 0, 2) == -1  # one natural makes no set
+    assert rank_sets((), 2, 2, 2) == 0
+    assert JOKER != DEUCE
