@@ -27,7 +27,6 @@ rule for the end of a turn, and tests compare it with an exhaustive search of th
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 from itertools import product
 
@@ -78,11 +77,12 @@ def _with(sets: tuple[tuple[int, int], ...], s: tuple[int, int]) -> tuple[tuple[
     return tuple(sorted(sets + (s,)))
 
 
+@lru_cache(maxsize=100_000)
 def _suit_steps(opened: tuple[Open, ...], table: tuple[tuple[int, int], ...], r: int,
-                cards: int) -> list[tuple[tuple[Open, ...], int, int]]:
+                cards: int) -> tuple[tuple[tuple[Open, ...], int, int], ...]:
     """The ways one suit's sequences can pass rank ``r`` holding ``cards`` cards of that rank and suit:
     (the sequences open after it, cards used, sambas closed).  ``table``: the suit's sequences on the
-    table that are not sambas, as (low, high)."""
+    table that are not sambas, as (low, high); rank 11 closes every sequence still open."""
     choices: list[list[tuple[Open | None, int, int]]] = []
     for d in opened:
         lo, tlo, thi = d
@@ -90,18 +90,18 @@ def _suit_steps(opened: tuple[Open, ...], table: tuple[tuple[int, int], ...], r:
             choices.append([(d, 0, 0)])
             continue
         ways: list[tuple[Open | None, int, int]] = []
-        if r - lo + 1 <= SAMBA_LENGTH:
+        if r - lo + 1 <= SAMBA_LENGTH and r <= _TOP:
             ways.append((d, 1, 0))
         if r > thi and r - lo >= _MIN_RUN:
             ways.append((None, 0, 1 if r - lo == SAMBA_LENGTH else 0))
         choices.append(ways)
     # the table's sequences not yet reached: one starting here opens, one starting above may grow down
-    waiting = Counter(table)
-    waiting.subtract(Counter((tlo, thi) for _, tlo, thi in opened if tlo >= 0))
     fixed: list[Open] = []
-    for (tlo, thi), n in waiting.items():
-        if n <= 0 or tlo < r:
+    for t in sorted(set(table)):
+        tlo, thi = t
+        if tlo < r:
             continue
+        n = table.count(t) - sum(1 for _, a, b in opened if (a, b) == t)
         if tlo == r:
             fixed.extend([(r, tlo, thi)] * n)
         elif thi - r + 1 <= SAMBA_LENGTH:
@@ -116,7 +116,17 @@ def _suit_steps(opened: tuple[Open, ...], table: tuple[tuple[int, int], ...], r:
         kept = [c[0] for c in combo if c[0] is not None] + fixed
         for new in range(cards - used + 1 if r + _MIN_RUN - 1 <= _TOP else 1):
             out[(tuple(sorted(kept + [(r, -1, -1)] * new)), used + new, sambas)] = None
-    return list(out)
+    return tuple(out)
+
+
+@lru_cache(maxsize=100_000)
+def _rank_steps(opened: tuple[tuple[Open, ...], ...], tables: tuple[tuple[tuple[int, int], ...], ...], r: int,
+                row: tuple[int, ...]) -> tuple[tuple[tuple[tuple[Open, ...], ...], int, int], ...]:
+    """:func:`_suit_steps` for the four suits at once: (open sequences, cards used, sambas closed)."""
+    out: dict[tuple[tuple[tuple[Open, ...], ...], int, int], None] = {}
+    for combo in product(*(_suit_steps(opened[s], tables[s], r, row[s]) for s in range(4))):
+        out[(tuple(c[0] for c in combo), sum(c[1] for c in combo), sum(c[2] for c in combo))] = None
+    return tuple(out)
 
 
 def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
@@ -147,44 +157,55 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
     if not (may_keep or may_out):
         return False
     wild = jokers + deuces
+    black_left = _black_threes_left(black_threes, black_sets)
+    # going out only: at most one card kept, so the cards no later rank can take are counted at once
+    spare = 1 - black_left - others if not may_keep else 1 << 30
+    if spare < 0:
+        return False
+    room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
+    for r in range(_TOP - 1, -1, -1):
+        above = sets.get(r + 1, ())
+        room_after[r] = (room_after[r + 1] + sum(cap - w for n, w in above if not is_canasta(n, w))
+                         + cap * (sum(hand[r + 1]) // 2))
     # a position: (open sequences per suit, wild cards left, cards kept (<= 2), canastas (<= need))
     states: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {
         (((), (), (), ()), wild, 0, min(need, sambas) if may_out else 0): 0}
-    steps: dict[tuple[int, tuple[Open, ...], int], list[tuple[tuple[Open, ...], int, int]]] = {}
     for r in range(_TOP + 2):
         value = KIND_VALUES[r] if r <= _TOP else 0
         row = hand[r] if r <= _TOP else (0, 0, 0, 0)
+        tables = sequences if r <= _TOP else ((), (), (), ())
         table_sets = sets.get(r, ()) if r <= _TOP else ()
+        cards = sum(row)
+        room = room_after[r] if r <= _TOP else 0
+        # fits[placed]: the (wild cards, canastas) the rank's sets can take with ``placed`` naturals
+        fits = [[(x, g) for x in range(wild + 1)
+                 if (g := rank_sets(table_sets, placed, x, cap) if (placed or x or table_sets) else 0) >= 0]
+                for placed in range(cards + 1)]
         nxt: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {}
         for (opened, left, kept, canastas), points in states.items():
-            per_suit = []
-            for s in range(4):
-                key = (s, opened[s], r)
-                ways = steps.get(key)
-                if ways is None:
-                    ways = steps[key] = _suit_steps(opened[s], sequences[s] if r <= _TOP else (), r, row[s])
-                    if r > _TOP:
-                        ways = steps[key] = [w for w in ways if not w[0]]
-                per_suit.append(ways)
-            for combo in product(*per_suit):
-                used = sum(c[1] for c in combo)
-                free = sum(row) - used
-                made = sum(c[2] for c in combo)
-                now_open = tuple(c[0] for c in combo)
+            for now_open, used, made in _rank_steps(opened, tables, r, row):
+                if r > _TOP and any(now_open):
+                    continue
+                free = cards - used
+                base = points + used * value
+                can = canastas + made
                 for placed in range(free, -1, -1):
-                    kept2 = min(2, kept + free - placed)
-                    if kept2 > 1 and not may_keep:
+                    kept2 = kept + free - placed
+                    if kept2 > spare:
                         break
-                    for x in range(left + 1):
-                        g = rank_sets(table_sets, placed, x, cap) if (placed or x or table_sets) else 0
-                        if g < 0:
+                    if kept2 > 2:
+                        kept2 = 2
+                    total = base + placed * value
+                    for x, g in fits[placed]:
+                        if x > left:
+                            break
+                        if left - x - room + kept2 > spare:
                             continue
-                        state = (now_open, left - x, kept2, min(need, canastas + made + g) if may_out else 0)
-                        total = points + (used + placed) * value
+                        c2 = can + g
+                        state = (now_open, left - x, kept2, (c2 if c2 < need else need) if may_out else 0)
                         if nxt.get(state, -1) < total:
                             nxt[state] = total
         states = nxt
-    black_left = _black_threes_left(black_threes, black_sets)
     for (_, left, kept, canastas), points in states.items():
         if may_out and kept + left + black_left + others <= 1 and canastas >= need:
             return True

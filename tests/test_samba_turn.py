@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import samba
-from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, NUM_KINDS, card_ids_by_code, normalize_code
+from canasta_tutor.cards import CARD_KIND, NUM_KINDS, card_ids_by_code, normalize_code
 from canasta_tutor.game import Game
 from canasta_tutor.samba import SambaMeld, SambaState
 from canasta_tutor.samba_turn import rank_sets
+from canasta_tutor.selfplay import run_selfplay
 from canasta_tutor.variants import get_variant
 
 SAMBA = get_variant("samba")
@@ -96,6 +98,7 @@ def positions(draw: st.DrawFn) -> SambaState:
             hands[2][CARD_KIND[card]].append(card)
     state.hands = hands
     state.hand_size = [sum(map(len, h)) for h in hands]
+    assume(state.hand_size[2] > 0)  # an empty hand has gone out
     state.known = [[0] * NUM_KINDS for _ in range(4)]
     state.smelds = [melds, []]
     state.turn = 2
@@ -116,14 +119,33 @@ def test_the_exact_test_equals_the_exhaustive_search(state: SambaState) -> None:
     assert fast == exhaustive(state)
 
 
-def test_the_engine_answers_from_the_exact_test() -> None:
-    """A hand that must go out (a partner's yes) and can only by growing a sequence into a samba and
-    joining two sets into a canasta: the engine's check agrees with the reference."""
-    state = Game(variant=SAMBA).new_initial_state(seed=5, dealer="E")
-    assert isinstance(state, SambaState)
-    samba._SETTLED.clear()
-    assert rank_sets(((4, 0), (3, 0)), 0, 0, 2) == 1  # the join alone makes a canasta
-    assert rank_sets(((7, 0),), 0, 1, 2) == -1  # no wild card onto a canasta (R-SAMBA-4)
-    assert rank_sets((), 1, 0, 2) == -1  # one natural makes no set
+def test_rank_sets_follow_the_set_rules_R_SAMBA_4_R_SAMBA_5() -> None:
+    """The sets of one rank: a join alone can make a canasta (R-SAMBA-5), a canasta takes no wild card
+    (R-SAMBA-4), one natural makes no set, two naturals and two wild cards make one."""
+    assert rank_sets(((3, 0), (4, 0)), 0, 0, 2) == 1
+    assert rank_sets(((7, 0),), 0, 1, 2) == -1
+    assert rank_sets(((5, 1),), 0, 1, 2) == 1  # the wild card goes on before the set is a canasta
+    assert rank_sets((), 1, 0, 2) == -1
     assert rank_sets((), 2, 2, 2) == 0
-    assert JOKER != DEUCE
+    assert rank_sets((), 5, 2, 2) == 1
+
+
+@pytest.mark.slow
+def test_self_play_positions_agree_with_the_exhaustive_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every end-of-turn question a seeded random Samba self-play asks (hands up to ten cards, where the
+    reference is quick enough) gets the reference's answer."""
+    fast = SambaState._turn_can_end
+    asked: list[bool] = []
+
+    def checked(self: SambaState, seat: int) -> bool:
+        answer = fast(self, seat)
+        if self.hand_size[seat] <= 10:
+            assert answer == exhaustive(self), (self.hands[seat], self.smelds[self.sides[seat]], self.must_out)
+            asked.append(answer)
+        return answer
+
+    monkeypatch.setattr(SambaState, "_turn_can_end", checked)
+    samba._SETTLED.clear()
+    run_selfplay(6, seed=3, check=False, variant="samba")
+    samba._SETTLED.clear()
+    assert True in asked and False in asked
