@@ -129,6 +129,16 @@ def _rank_steps(opened: tuple[tuple[Open, ...], ...], tables: tuple[tuple[tuple[
     return tuple(out)
 
 
+@lru_cache(maxsize=20_000)
+def _fits(sets: tuple[tuple[int, int], ...], cards: int, wild: int,
+          cap: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``[placed]``: the (wild cards, canastas) pairs the sets of one rank can end with when ``placed``
+    naturals of the hand go into them (see :func:`rank_sets`), by increasing wild cards."""
+    return tuple(tuple((x, g) for x in range(wild + 1)
+                       if (g := rank_sets(sets, placed, x, cap) if (placed or x or sets) else 0) >= 0)
+                 for placed in range(cards + 1))
+
+
 def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
     """The fewest black threes a player going out must keep: the hand's go onto the side's melds of
     black threes (four at most each) or into new melds of three or four (R-MELD-4)."""
@@ -177,10 +187,7 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
         table_sets = sets.get(r, ()) if r <= _TOP else ()
         cards = sum(row)
         room = room_after[r] if r <= _TOP else 0
-        # fits[placed]: the (wild cards, canastas) the rank's sets can take with ``placed`` naturals
-        fits = [[(x, g) for x in range(wild + 1)
-                 if (g := rank_sets(table_sets, placed, x, cap) if (placed or x or table_sets) else 0) >= 0]
-                for placed in range(cards + 1)]
+        fits = _fits(table_sets, cards, wild, cap)
         nxt: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {}
         for (opened, left, kept, canastas), points in states.items():
             for now_open, used, made in _rank_steps(opened, tables, r, row):
