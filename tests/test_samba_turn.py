@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from canasta_tutor import samba
 from canasta_tutor.cards import CARD_KIND, NUM_KINDS, card_ids_by_code, normalize_code
 from canasta_tutor.game import Game
+from canasta_tutor.position import parse_position
 from canasta_tutor.samba import SambaMeld, SambaState
 from canasta_tutor.samba_turn import rank_sets
 from canasta_tutor.selfplay import run_selfplay
@@ -149,3 +150,67 @@ def test_self_play_positions_agree_with_the_exhaustive_search(monkeypatch: pytes
     run_selfplay(6, seed=3, check=False, variant="samba")
     samba._SETTLED.clear()
     assert True in asked and False in asked
+
+
+_BLACK_THREES = """canasta-tutor position
+variant: samba
+seed: 978451
+deal: 1
+players: S, E, W, N
+dealer: S
+turn: S meld melded
+totals: NS 1695 EW 1555
+stock: 14
+pile: KH
+N: 3S TH TD TC KS KD KC KC AH
+E: 4C TD KD AH
+S: 3S 3C 3C 3C 5S 6S 7D 8D 9S 9H 9C 9C TD QH QC KH AS JK
+W: 4S 4S 4H 4D 5D 6S 6D 8H 8D 8C 9H TH QD QC KS 2D
+melds NS: 5S 5H 5D 5C JK; 7S 7D 7C 7C; 4S 4H 4D 4D 4C JK; 6S 6H 6H 6H 6D 6D 6C 6C 2S JK (mixed canasta); \
+AS AD AC AC AC 2C JK (mixed canasta); 8H 8D 8C 2H 2D; JS JS JC; 7S 7D 2C; JD QD KD; JH JH JC
+melds EW: TS TS TS TH TC TC 2S JK (mixed canasta); QS QH QH QD QC 2H 2H (mixed canasta); JS JH JD JD JC 2D; \
+7S 7H 7H 7H 7C; AS AD AD; 4C 5C 6C; 9S 9S 9H 9D 9D 2C; KS KH KC; 8S 8S 8H 8C
+red threes NS: 3D 3D 3H
+red threes EW: 3H 3D 3H
+melded-before: N E S W
+"""
+
+_ASK = """canasta-tutor position
+variant: samba
+seed: 978451
+deal: 2
+players: S, E, W, N
+dealer: W
+turn: N meld
+totals: NS 3350 EW 3755
+stock: 43
+pile: JC 2D* QS 6H 5C 8D 9C JC
+N: 4S 4S 6D 7D 7C 8S 8H 8C 9H 9D 9C TS TH TD TC JH JC AD AD
+E: 3S 3C 4D 5H 7S 8S 8D 8C JH KS AD AC JK
+S: 3C 4H 4C 5H 8H TC JS
+W: 3S 3S 4D 5S 6D 8S 9H TH JS
+melds NS: 4S 4H 4H 4D 4C; AS AS AH AC JK; KS KH KH KD 2D; TS TS TC; 7S 7H 7C; 9S 9S 9D; 8D 9D TD
+melds EW: QH QH QD QD QD QC JK (mixed canasta); 5S 5S 5D 5D 2S 2H; KS KD KC 2S 2C; 6S 6S 6C 6C 2C; \
+7H 7C 2S 2H; AS AH AC 2D
+red threes NS: 3D
+red threes EW: 3H 3H 3H 3D
+melded-before: N E S W
+"""
+
+
+@pytest.mark.parametrize(("text", "action"), [(_BLACK_THREES, ("meld", 13, 3, 0, 0)), (_ASK, ("ask",))])
+def test_long_turns_that_must_go_out_offer_every_legal_move_R_MELD_4_R_ASK_1(text: str, action: tuple) -> None:
+    """Positions from a random self-play where the old search, bounded at 200 (60 for the question)
+    positions, refused a legal move: melding black threes (then the player must go out, R-MELD-4) with
+    eighteen cards, and asking "may I go out?" (R-ASK-1) with nineteen.  Both are offered now, and the
+    exhaustive search confirms the turn can then end by going out."""
+    state = parse_position(text)
+    assert isinstance(state, SambaState)
+    samba._SETTLED.clear()
+    assert action in state.legal_actions()
+    probe = state._probe_copy()
+    if action == ("ask",):
+        probe.must_out = True
+    else:
+        probe._do(action)
+    assert probe.must_out and exhaustive(probe)
