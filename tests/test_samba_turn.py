@@ -112,12 +112,23 @@ def positions(draw: st.DrawFn) -> SambaState:
     return state
 
 
-@settings(max_examples=400, deadline=None)
-@given(positions())
-def test_the_exact_test_equals_the_exhaustive_search(state: SambaState) -> None:
+def _agrees(state: SambaState) -> None:
     seat = state.turn
     fast = state._discard_ok(seat) or state._turn_can_end(seat)
     assert fast == exhaustive(state)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_the_exact_test_equals_the_exhaustive_search(state: SambaState) -> None:
+    _agrees(state)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(positions())
+def test_the_exact_test_equals_the_exhaustive_search_on_many_positions(state: SambaState) -> None:
+    _agrees(state)
 
 
 def test_rank_sets_follow_the_set_rules_R_SAMBA_4_R_SAMBA_5() -> None:
