@@ -30,13 +30,11 @@ classic ``add`` is refused (R-SAMBA-5: a meld is named by its number).
 Checks.  Each action first gets a local check of its cards and meld shapes (R-SAMBA-3..6 and the
 classic meld rules).  The rules about the rest of the turn (the initial meld minimum in progress,
 keeping a card, going out with two canastas, the partner's yes, melds shown to take the pack) are
-then settled by a look-ahead: a depth-first search over the melds the turn could still make, asking
-whether the turn can still end legally.  The usual cases (two cards or more left with nothing owed)
-need no search.  The search is bounded (:data:`SEARCH_BUDGET` positions) and fresh for every check,
-so a move's legality depends on the position alone; a move after which the search cannot settle the
-rest of the turn within the bound is refused, so the engine never offers a move that leads to a dead
-end.  The bound is met only in long turns that must go out (after a partner's "yes" with a large hand),
-where a legal move may then go unoffered.
+then settled exactly: in the meld phase by :func:`canasta_tutor.samba_turn.turn_can_end`, which builds
+the final table rank by rank instead of trying move orders; before the take, by trying the few melds
+still to show and the takes.  The usual cases (two cards or more left with nothing owed) need neither.
+The engine offers every move after which the turn can still end legally, and never one that leads to
+a dead end.
 
 Software choices where the book leaves the mechanics open (see docs/variants.md): melds are made in
 steps, a sequence of three and then one card at a time (as R-MELD-6's software note does for sets);
@@ -70,6 +68,7 @@ from .errors import IllegalActionError
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
 from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, _holding
+from .samba_turn import turn_can_end
 from .variants import Variant
 
 #: the suit of each card id (0..3 for S, H, D, C; -1 for a joker)
@@ -77,10 +76,6 @@ CARD_SUIT: tuple[int, ...] = tuple(-1 if code == "JK" else SUIT_CHARS.index(code
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 #: a sequence is a samba, closed, at this length (R-SAMBA-3)
 SAMBA_LENGTH = 7
-#: positions the turn look-ahead may visit before it gives up (and refuses)
-SEARCH_BUDGET = 200
-#: the same bound for the question "may I go out?", which a player never needs to ask (R-ASK-5)
-ASK_BUDGET = 60
 #: how many settled positions the look-ahead keeps
 SETTLED_MAX = 200_000
 _SETTLED: dict[tuple[Any, ...], bool] = {}
@@ -88,9 +83,6 @@ _SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon"))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3}
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))
-_CARDS_USED = {"meld": 3, "run": 3, "take": 3, "put": 1, "takeon": 1, "join": 0}
-#: ``_NEAR[k]``: the bits of the natural kinds within two ranks of ``k`` (``k`` itself left out)
-_NEAR = tuple(sum(1 << r for r in range(max(0, k - 2), min(10, k + 2) + 1) if r != k) for k in range(11))
 
 
 class SambaMeld:
@@ -251,7 +243,7 @@ class SambaState(State):
             return err
         probe = self._probe_copy()
         probe.must_out = True
-        if probe._completable([SEARCH_BUDGET], {}):
+        if probe._settle():
             return None
         if not self.side_can_go_out(self.sides[seat]):
             rule, lack = self._out_lack()
@@ -465,7 +457,7 @@ class SambaState(State):
             return ("R-ASK-4", "You can't ask after melding this turn")
         probe = self._probe_copy()
         probe.must_out = True
-        if not probe._settle(ASK_BUDGET):
+        if not probe._settle():
             return ("R-ASK-1", "You can ask only when you are able to go out: you could not meld your whole "
                     "hand (keeping at most one card to discard) with two canastas for your side")
         return None
@@ -669,7 +661,7 @@ class SambaState(State):
                 rule, lack = self._out_lack()
                 return (rule, f"That would use your last card, but {lack}, so you can't go out")
             return None
-        if child._settle(SEARCH_BUDGET):
+        if child._settle():
             return None
         if verb == "meld" and a[1] == BLACK_THREE:
             return ("R-MELD-4", "Black threes can be melded only when you go out this turn, and you could not go "
@@ -687,18 +679,15 @@ class SambaState(State):
         return ("R-OUT-2", "That would leave you one card, but your side could not go out, and you must keep a "
                 "card after discarding")
 
-    def _settle(self, budget: int) -> bool:
-        """:meth:`_completable` from this position with a fresh search of ``budget`` positions.  The answer
-        depends on the position and the budget alone (never on earlier searches), so that a move's
-        legality is the same in every listing, check and replay; answers are kept, keyed by both, in a
-        table shared by every Samba state (a position's key holds all the search reads, see :meth:`_key`),
-        emptied when it grows past :data:`SETTLED_MAX`."""
-        key = (self._key(), budget)
+    def _settle(self) -> bool:
+        """:meth:`_completable`, its answers kept in a table shared by every Samba state, keyed by
+        everything the answer reads (:meth:`_key`) and emptied when it grows past :data:`SETTLED_MAX`."""
+        key = self._key()
         done = _SETTLED.get(key)
         if done is None:
             if len(_SETTLED) > SETTLED_MAX:
                 _SETTLED.clear()
-            done = _SETTLED[key] = self._completable([budget], {})
+            done = _SETTLED[key] = self._completable()
         return done
 
     def _discard_ok(self, seat: int) -> bool:
@@ -709,105 +698,6 @@ class SambaState(State):
         if self.must_out:
             return False
         return not (self.pending and not self.initial[self.sides[seat]])
-
-    def _may_end(self, seat: int) -> bool:
-        """A quick necessary condition for :meth:`_completable`: when the turn must reach the initial
-        meld, the cards that can be melded could count enough; when it must go out, the cards that can
-        never leave the hand but as the discard are one at most, and the hand could make the canastas."""
-        side = self.sides[seat]
-        stuck, stuck_value = self._stuck_cards(seat)
-        if self.pending and not self.initial[side] and self.phase == MELD:
-            value = sum(CARD_VALUE[c] for cards in self.hands[seat] for c in cards)
-            if self.pending + value - stuck_value < self.minimums[side]:
-                return False
-        if not (self.must_out or self.hand_size[seat] <= 2):
-            return True
-        if stuck > 1:
-            return False
-        return self._canastas_within_reach(seat) >= self.out_need
-
-    def _canastas_within_reach(self, seat: int) -> int:
-        """At most how many canastas the side could have at the end of this turn: those it has, the
-        unfinished sets the hand's cards of their rank and its wild cards could bring to seven, the
-        sequences the hand's run of their suit could, and new ones from the hand alone."""
-        side = self.sides[seat]
-        hand = self.hands[seat]
-        wild = len(hand[JOKER]) + len(hand[DEUCE])
-        cap = self.variant.set_wild_cap
-        held = [0, 0, 0, 0]
-        for k in _NATURAL_RANGE:
-            for c in hand[k]:
-                held[CARD_SUIT[c]] |= 1 << k
-        have = 0
-        # per rank: the naturals and the cards of its unfinished sets and of the hand (every wild card
-        # counted for each rank: an upper bound)
-        nat = [len(hand[k]) for k in range(11)]
-        cards = nat[:]
-        for m in self.smelds[side]:
-            if m.is_canasta:
-                have += 1
-            elif m.suit >= 0:
-                lo, hi = m.kind, m.high
-                bits = held[m.suit]
-                while lo > 0 and (bits >> (lo - 1)) & 1:
-                    lo -= 1
-                while hi < 10 and (bits >> (hi + 1)) & 1:
-                    hi += 1
-                if hi - lo + 1 >= SAMBA_LENGTH:
-                    have += 1
-            elif m.kind != BLACK_THREE:
-                nat[m.kind] += len(m.naturals)
-                cards[m.kind] += len(m)
-        for k in _NATURAL_RANGE:
-            if nat[k] >= SAMBA_LENGTH - cap:
-                have += min(nat[k] // (SAMBA_LENGTH - cap), (cards[k] + wild) // SAMBA_LENGTH)
-        for bits in held:
-            run = 0
-            for k in range(11):
-                run = run + 1 if (bits >> k) & 1 else 0
-                if run == SAMBA_LENGTH:
-                    have += 1
-                    run = 0
-        return have
-
-    def _stuck_cards(self, seat: int) -> tuple[int, int]:
-        """How many cards of the hand no meld, addition or sequence could ever take this turn, and their
-        count: a natural alone of its rank, with no set of its rank, no card of its suit within two ranks
-        and no sequence it extends; black threes short of a meld; wild cards with nowhere to go."""
-        side = self.sides[seat]
-        hand = self.hands[seat]
-        melds = self.smelds[side]
-        set_ranks = {m.kind for m in melds if m.suit < 0}
-        ends: set[tuple[int, int]] = set()
-        for m in melds:
-            if m.suit >= 0 and len(m.naturals) < SAMBA_LENGTH:
-                ends.add((m.kind - 1, m.suit))
-                ends.add((m.high + 1, m.suit))
-        held = [0, 0, 0, 0]
-        for k in _NATURAL_RANGE:
-            for c in hand[k]:
-                held[CARD_SUIT[c]] |= 1 << k
-        stuck = value = 0
-        pairs = False
-        for k in _NATURAL_RANGE:
-            n = len(hand[k])
-            if n >= 2:
-                pairs = True
-                continue
-            if n == 0 or k in set_ranks:
-                continue
-            suit = CARD_SUIT[hand[k][0]]
-            if not held[suit] & _NEAR[k] and (k, suit) not in ends:
-                stuck += 1
-                value += KIND_VALUES[k]
-        b3 = len(hand[BLACK_THREE])
-        if b3 and b3 < 3 and BLACK_THREE not in set_ranks:
-            stuck += b3
-            value += 5 * b3
-        if not pairs and not any(m.suit < 0 and m.kind != BLACK_THREE and not m.is_canasta for m in melds):
-            stuck += len(hand[JOKER]) + len(hand[DEUCE])
-            value += 50 * len(hand[JOKER]) + 20 * len(hand[DEUCE])
-        return stuck + len(hand[RED_THREE]), value
 
     def _key(self) -> tuple[Any, ...]:
         """Everything the turn look-ahead reads: the hand (by card code), the side's melds (by shape), the
@@ -820,49 +710,73 @@ class SambaState(State):
         return (self.variant.name, hand, melds, self.pending, self.phase, pile, self.must_out, self.answer,
                 self.initial[side], self.minimums[side])
 
-    def _completable(self, budget: list[int], known: dict[tuple[Any, ...], bool]) -> bool:
-        """Whether the turn can still end legally from here (a probe copy after drawing, or showing melds
-        to take the pack): a discard, or melds and additions to one, or going out.  Depth first, best
-        points first, within ``budget`` positions; ``known``: positions already settled (a position the
-        budget cut short is not settled)."""
+    def _completable(self) -> bool:
+        """Whether the turn can still end legally from here (a probe copy after drawing, or after showing
+        melds to take the pack): a discard, or melds and additions to one, or going out.  In the meld
+        phase this is settled exactly by :func:`~canasta_tutor.samba_turn.turn_can_end`; before the take,
+        by trying the melds still to show and the takes in turn (each a few cards of a small hand)."""
         seat = self.turn
-        if self.phase == MELD and self._discard_ok(seat):
-            return True
-        if budget[0] <= 0 or not self._may_end(seat):
-            return False
+        if self.phase == MELD:
+            return self._discard_ok(seat) or self._turn_can_end(seat)
+        return self._take_completable(seat, {})
+
+    def _turn_can_end(self, seat: int) -> bool:
+        """:func:`~canasta_tutor.samba_turn.turn_can_end` for this meld-phase position."""
+        side = self.sides[seat]
+        hand = self.hands[seat]
+        counts = [[0, 0, 0, 0] for _ in _NATURAL_RANGE]
+        for k in _NATURAL_RANGE:
+            row = counts[k]
+            for c in hand[k]:
+                row[CARD_SUIT[c]] += 1
+        sets: dict[int, list[tuple[int, int]]] = {}
+        black: list[int] = []
+        runs: list[list[tuple[int, int]]] = [[], [], [], []]
+        sambas = 0
+        for m in self.smelds[side]:
+            if m.suit >= 0:
+                if len(m.naturals) >= SAMBA_LENGTH:
+                    sambas += 1
+                else:
+                    runs[m.suit].append((m.kind, m.high))
+            elif m.kind == BLACK_THREE:
+                black.append(len(m.naturals))
+            else:
+                sets.setdefault(m.kind, []).append((len(m.naturals), len(m.wilds)))
+        return turn_can_end(tuple(tuple(row) for row in counts), len(hand[JOKER]), len(hand[DEUCE]),
+                            len(hand[BLACK_THREE]), len(hand[RED_THREE]),
+                            {k: tuple(sorted(v)) for k, v in sets.items()}, tuple(black),
+                            tuple(tuple(sorted(r)) for r in runs), sambas, must_out=self.must_out,
+                            answer=self.answer, initial=self.initial[side], pending=self.pending,
+                            minimum=self.minimums[side], need=self.out_need, cap=self.variant.set_wild_cap)
+
+    def _take_completable(self, seat: int, known: dict[tuple[Any, ...], bool]) -> bool:
+        """Before the take, with melds shown (R-PACK-5): whether some more melds from the hand and a take
+        lead to a position where the turn can end.  Every move here makes a new set or sequence of three
+        or takes the pack, so the positions are few; ``known`` keeps those already settled."""
         key = self._key()
         done = known.get(key)
         if done is not None:
             return done
-        budget[0] -= 1
         side = self.sides[seat]
-        if self.phase == DRAW:
-            moves = [a for a in self._take_moves(seat) if a[0] == "take"]
-            top = CARD_KIND[self.pile[-1]] if self.pile else -1
-            moves += self._meld_moves(seat, exclude=top)
-        else:
-            moves = self._meld_moves(seat)
-        if self.must_out:  # going out: the moves that part with most cards first, joins last
-            moves.sort(key=lambda a: (_CARDS_USED.get(a[0], 0), _action_points(a)), reverse=True)
-        else:
-            moves.sort(key=_action_points, reverse=True)
+        top = CARD_KIND[self.pile[-1]] if self.pile else -1
+        moves = [a for a in self._take_moves(seat) if a[0] == "take"] + self._meld_moves(seat, exclude=top)
+        ok = False
         for a in moves:
             if (self._why_not_take_local(seat, a) if a[0] == "take" else self._why_not_meld_local(seat, a)) is not None:
                 continue
             child = self._probe_copy()
             child._do(a)
             if child.hand_size[seat] == 0:
-                if child.answer is not False and child.side_canastas(side) >= self.out_need:
-                    known[key] = True
-                    return True
-                continue
-            if child._completable(budget, known):
-                known[key] = True
-                return True
-            if budget[0] <= 0:
-                return False
-        known[key] = False
-        return False
+                ok = child.answer is not False and child.side_canastas(side) >= self.out_need
+            elif child.phase == DRAW:
+                ok = child._take_completable(seat, known)
+            else:
+                ok = child._settle()
+            if ok:
+                break
+        known[key] = ok
+        return ok
 
     # --------------------------------------------------------------- apply
     def apply_unchecked(self, a: Action) -> None:
