@@ -388,7 +388,8 @@ class SambaState(State):
                     for i2 in range(i + 1, len(melds)):
                         m2 = melds[i2]
                         if m2.suit < 0 and m2.kind == m.kind:
-                            append(("join", i, i2))
+                            append(("join", i, i2))  # either set may join the other: the one joined
+                            append(("join", i2, i))  # into keeps its number
         return out
 
     def _can_take_or_show(self) -> bool:

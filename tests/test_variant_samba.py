@@ -192,6 +192,22 @@ def test_r_samba_5_several_sets_of_a_rank_and_joining_them() -> None:
     assert check_invariants(state) == []
 
 
+def test_r_samba_5_either_set_joins_the_other() -> None:
+    """R-SAMBA-5: two sets of a rank join either way, and the listing offers exactly the joins the check
+    accepts: the set joined into keeps its number."""
+    state = build("KC KC KD 4C 5C 6H 9D", melds=(("set", "KS KH JK"),))
+    state.apply(("meld", K, 3, 0, 0))
+    n = len(state.samba_melds(0))
+    for i in range(n):
+        for i2 in range(n):
+            a = ("join", i, i2)
+            assert (a in state.legal_actions()) == (state.explain(a) is None), a
+    assert {("join", 0, 1), ("join", 1, 0)} <= set(state.legal_actions())
+    state.apply(("join", 1, 0))
+    assert len(state.samba_melds(0)) == 1 and len(state.samba_melds(0)[0]) == 6
+    assert check_invariants(state) == []
+
+
 def test_r_samba_5_a_join_must_give_a_valid_set() -> None:
     """R-SAMBA-5 (with R-SAMBA-4): joining is refused across ranks, for sequences, and past two wild cards;
     the classic "add to the meld of a rank" names no meld and is refused."""
