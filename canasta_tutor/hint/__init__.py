@@ -117,10 +117,14 @@ DEFAULT_PLAYOUTS = 240  # playouts per hint: the budget of the candidates' race
 MIN_SAMPLES = 24
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
 
+#: Samba's search budget: a Samba playout costs many classic ones (its legal actions look ahead to the
+#: end of the turn), so its race has fewer playouts and rounds of at least ``SAMBA_MIN_ROUND`` deals
+SAMBA_PLAYOUTS = 24
+SAMBA_MIN_ROUND = 2
+SAMBA_SAMPLES = 6  # samples per candidate when a comparison plays every candidate on the same deals
+
 #: Verdicts in words, for the early stages.
 ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
-#: the verdict of a hint in Samba, where the hint does not search (see :func:`hint`)
-RULES_OF_THUMB = "the rules of thumb's move"
 
 
 @dataclass
@@ -184,7 +188,7 @@ class Hint:
     estimates: list[Estimate] = field(default_factory=list, repr=False)
     #: whose points :attr:`value` counts, as :meth:`details` says it (see :func:`_value_words`)
     value_words: str = "points for your side this hand"
-    #: False when the move comes from the rules of thumb without a search (Samba)
+    #: False when no search ran (a single candidate: a forced move)
     searched: bool = True
 
     @property
@@ -222,8 +226,6 @@ class Hint:
 
     def details(self) -> str:
         """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
-        if not self.searched:
-            return "No search: in Samba the hint gives the rules of thumb's move."
         if self.value is None or self.uncertainty is None:
             return "No search: only one move is legal."
         lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} {self.value_words} "
@@ -379,6 +381,9 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
         cands.append(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
+    if samples is None and obs.variant.sequences:  # Samba: a smaller race (see SAMBA_PLAYOUTS)
+        return state, summarize(cands, race_values(state, obs.seat, cands, playouts or SAMBA_PLAYOUTS, seed,
+                                                   max_seconds, SAMBA_MIN_ROUND))
     if samples is None:
         variant = obs.variant  # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
         if playouts is None and variant.hint_playouts is not None:
@@ -495,6 +500,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
+    if state.variant.sequences:  # Samba: the rules of thumb's line, not searched (its playouts are slow)
+        return [best, *usual], usual
     lines = [tuple(usual), *_other_discards(s1, seat, usual, OTHER_DISCARDS)]
     lines += [tuple(_line(s1, seat, name)) for name in LINES[1:]]
     lines = list(dict.fromkeys(lines))
@@ -568,8 +575,6 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out.
     """
     start = time.perf_counter()
-    if obs.variant.sequences:
-        return _samba_hint(obs, start)
     samples = samples if samples is not None else iterations
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
@@ -604,28 +609,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
-        value_words=_value_words(obs),
-    )
-
-
-def _samba_hint(obs: Observation, start: float) -> Hint:
-    """Samba's hint: the rules of thumb's move (:mod:`canasta_tutor.bots.samba_policy`) with the
-    principles behind it.  The search is not used in Samba yet: a playout would list Samba's legal
-    actions, each with its turn look-ahead, hundreds of times."""
-    if obs.actor != obs.seat or not obs.legal_actions:
-        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
-    best, principles = decide(obs)
-    text = format_action(best)
-    forced = len(obs.legal_actions) == 1
-    state = state_from_observation(obs)
-    refused = refusals(state, list(obs.legal_actions)) if forced else []
-    reasons = [PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES]
-    explanation = " ".join([f"Play {text}: {ONLY if forced else RULES_OF_THUMB}.", *reasons])
-    return Hint(
-        seat=obs.seat, best=best, best_text=text, verdict=ONLY if forced else RULES_OF_THUMB, value=None,
-        stderr=None, plan=[text], facts=[], refusals=refused, alternatives=[], principles=[] if forced else principles,
-        rules=[r.rule for r in refused], nudge=_nudge(best, [], obs.phase), explanation=explanation, samples=0,
-        elapsed_ms=(time.perf_counter() - start) * 1000, searched=False,
+        value_words=_value_words(obs), searched=best.samples > 0,
     )
 
 
@@ -655,7 +639,7 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
         if a not in obs.legal_actions:
             raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
     state = state_from_observation(obs)
-    n = samples if samples is not None else samples_for(2)
+    n = samples if samples is not None else SAMBA_SAMPLES if obs.variant.sequences else samples_for(2)
     est = {e.action: e for e in search(state, obs.seat, [best, action], n, seed)}
     mine, top = est[action], est[best]
     gap = top.mean - mine.mean
