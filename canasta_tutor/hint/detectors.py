@@ -619,13 +619,13 @@ def samba_pile(c: Context) -> Fact | None:
     if c.verb == "takeon":
         i = c.action[2]
         suit, codes = o.samba_melds[c.side][i]
-        return Fact("take-on", f"The pile is not frozen against your side, so the top card alone may go onto "
+        return Fact("take-on", f"The pack is not frozen against your side, so the top card alone may go onto "
                     f"{_meld_words(suit, codes, i)} (R-SAMBA-6).", GOOD, "R-SAMBA-6")
     if not o.frozen_for(c.side):
         return None
     have = o.hand_counts[top]
     kind = GOOD if c.verb == "take" else NEUTRAL
-    return Fact("pair-needed", f"Frozen, the pile is taken only with a natural pair of {KIND_NAMES[top]} from your "
+    return Fact("pair-needed", f"Frozen, the pack is taken only with a natural pair of {KIND_NAMES[top]} from your "
                 f"hand, matching the top card; you hold {_count(have, top)} (R-SAMBA-6).", kind, "R-SAMBA-6")
 
 
@@ -747,7 +747,8 @@ def samba_canastas_needed(c: Context) -> Fact | None:
                     "(R-SAMBA-7).", GOOD, "R-SAMBA-7")
     if o.phase == "meld" and have < need and o.hand_sizes[c.seat] <= 4:
         return Fact("canastas-needed", f"Your side has {NUMBER_WORDS[have]} canasta{'s' if have != 1 else ''} of the "
-                    f"{NUMBER_WORDS[need]} it needs before anyone of it may go out (R-SAMBA-7).", NEUTRAL, "R-SAMBA-7")
+                    f"{NUMBER_WORDS[need]} it needs before either partner may go out (R-SAMBA-7).", NEUTRAL,
+                    "R-SAMBA-7")
     return None
 
 
