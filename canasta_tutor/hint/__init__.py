@@ -281,7 +281,7 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
         return "Think about what the pack is worth to the opponents."
     if "keeps-pairs" in ids:
         return "Which cards do you need to take a frozen pack?"
-    if "canasta" in ids or "one-short" in ids:
+    if "canasta" in ids or "one-short" in ids or "samba" in ids:
         return "Look at your melds: which one is close to a canasta?"
     if verb == "ask":
         return "Could you go out? Think about your partner's hand."
@@ -393,8 +393,8 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
-#: Verbs after which the rest of the turn still follows from cards the learner knows.
-_CONTINUES = frozenset(("take", "meld", "add"))
+#: Verbs after which the rest of the turn still follows from cards the learner knows (Samba's own four too).
+_CONTINUES = frozenset(("take", "meld", "add", "run", "put", "join", "takeon"))
 #: Verbs that end a plan before they are played: what follows depends on a hidden card or on another seat.
 _STOPS = frozenset(("draw", "ask"))
 #: The ways of playing the rest of the turn that the plan compares (see the module docstring).
