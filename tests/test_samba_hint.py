@@ -293,6 +293,18 @@ def test_a_samba_hint_with_samples_plays_every_candidate_alike() -> None:
     assert len(h.estimates) == len(obs.legal_actions)  # five legal moves: all are searched
 
 
+def test_the_plan_follows_the_turn_after_a_take_onto_a_meld() -> None:
+    """After ``take K on m1`` the rest of the turn follows from known cards (the pile comes to the hand): the plan
+    shows it to the discard, as the rules of thumb play it (Samba's lines are not searched)."""
+    from canasta_tutor.hint import _plan_actions
+
+    obs = _obs(OPEN_PILE)
+    take = parse_action("take K on m1")
+    plan, usual = _plan_actions(state_from_observation(obs), obs.seat, take, seed=0, samples=None)
+    assert plan[0] == take and plan[1:] == usual
+    assert [format_action(a) for a in plan][1:] == ["meld 4 4 4", "discard 5"]  # the 4C comes with the pile
+
+
 GOLDEN_CASES = [("sequences", "put J on m1"), ("one-canasta", "put K on m2"), ("frozen-pile", "take K K K"),
                 ("open-pile", "take K on m1"), ("initial", "meld A A A"), ("goes-out", "discard 4"),
                 ("discards", "discard 9")]
