@@ -270,9 +270,10 @@ def test_candidates_include_samba_verbs() -> None:
     assert ("takeon", parse_action("take K on m1")[1], 0) in candidate_actions(state_from_observation(obs), obs.seat)
 
 
+@pytest.mark.slow
 def test_the_samba_hint_searches_and_repeats() -> None:
-    """The hint searches Samba: estimates for several candidates played on sampled deals, the same hint for the
-    same seed; the explanation carries the facts."""
+    """At its default budget the hint searches Samba: estimates for several candidates played on sampled deals,
+    the same hint for the same seed."""
     obs = _obs(DISCARDS)
     first = hint(obs, seed=3)
     assert first.searched and first.value is not None and first.samples > 0
@@ -286,11 +287,31 @@ def test_the_samba_hint_searches_and_repeats() -> None:
 
 
 def test_a_samba_hint_with_samples_plays_every_candidate_alike() -> None:
-    """Asked for samples, every candidate is played on that many deals (the verification search)."""
+    """Asked for samples, every candidate is played on that many deals (the verification search), and the hint
+    repeats for a seed."""
     obs = _obs(ONE_CANASTA)
     h = hint(obs, samples=2, seed=1)
-    assert h.searched and {e.samples for e in h.estimates} == {2}
+    assert h.searched and {e.samples for e in h.estimates} == {2} and h.value is not None
     assert len(h.estimates) == len(obs.legal_actions)  # five legal moves: all are searched
+    a, b = h.to_dict(), hint(obs, samples=2, seed=1).to_dict()
+    a.pop("elapsed_ms"), b.pop("elapsed_ms")
+    assert a == b
+
+
+@pytest.mark.slow
+def test_grade_and_compare_search_samba() -> None:
+    """A learner's Samba move is graded by the same race, and compared with another on shared deals
+    (``SAMBA_SAMPLES`` each by default); both repeat for a seed."""
+    from canasta_tutor.hint import SAMBA_SAMPLES, compare, grade
+
+    obs = _obs(DISCARDS)
+    feed, safe = parse_action("discard 9"), parse_action("discard 5")
+    g = grade(obs, feed, seed=2)
+    assert g.grade in ("best", "good", "inaccuracy", "mistake", "blunder") and g.best in obs.legal_actions
+    assert grade(obs, feed, seed=2) == g
+    alt = compare(obs, feed, safe, seed=2)
+    assert alt.action == feed and alt.comparison in ("about as good as", "worse than", "much worse than")
+    assert alt.gap_stderr > 0 and compare(obs, feed, safe, seed=2) == alt and SAMBA_SAMPLES > 1
 
 
 def test_the_plan_follows_the_turn_after_a_take_onto_a_meld() -> None:
