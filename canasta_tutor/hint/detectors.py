@@ -536,8 +536,8 @@ def freezes(c: Context) -> Fact | None:
         return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
     agrees = o.initial[opp] and not o.initial[c.side]
     return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {o.pile_size + 1}-card "
-                "pack can be taken only with a natural pair (R-FRZ-2, R-PACK-4).", GOOD if agrees else BAD, "R-FRZ-2",
-                "P-FREEZE" if agrees else None)
+                f"pack can be taken only with a natural pair (R-FRZ-2, {_take_rule(o)}).", GOOD if agrees else BAD,
+                "R-FRZ-2", "P-FREEZE" if agrees else None)
 
 
 def breaks_pair(c: Context) -> Fact | None:
