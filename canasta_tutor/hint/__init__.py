@@ -27,6 +27,15 @@ deterministic: the same position and seed give the same hint on any machine
 under any load.  A wall-clock cap applies only when asked (``max_seconds``).
 Asked for ``samples``, every candidate is played on that many deals instead.
 
+Samba searches the same way with a smaller fixed budget, since every step of
+a Samba playout lists Samba's legal actions with their look-ahead of the rest
+of the turn: at most six candidates taken from each of Samba's verbs in turn
+(:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of
+``SAMBA_PLAYOUTS`` playouts in rounds of at least ``SAMBA_MIN_ROUND`` deals,
+``SAMBA_SAMPLES`` deals a move for :func:`compare`, and a whole-turn plan that
+is the rules of thumb's line, not searched.  Its facts are Samba's own where
+the classic ones cannot read numbered melds (:mod:`.detectors`).
+
 :func:`grade` rates any legal action a learner proposes by the value it loses
 against the best one, counting only the part of the loss beyond one standard
 error of the paired difference (so sampling noise never grades a move down).

@@ -11,6 +11,13 @@ attached only when the move agrees with it (a move that goes out never cites
 Facts are good (a reason for the move), bad (a cost of the move) or neutral (a
 fact of the position worth knowing whatever is played).
 
+Samba's melds are numbered and a side may hold sequences and several sets of
+one rank, so the detectors read them through helpers that know both kinds of
+table (the ranks a side has sets of, its canastas); Samba has detectors of its
+own (a samba made, the two canastas needed, the pile's pair or the top card onto
+a meld by number, the initial meld's sum with Samba's bands), and the classic
+ones that cannot read numbered melds, or whose rule Samba replaces, stay silent.
+
 >>> from canasta_tutor.position import parse_position
 >>> from canasta_tutor.observer import observe
 >>> state = parse_position('''
