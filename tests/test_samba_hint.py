@@ -365,3 +365,19 @@ def test_golden_samba_explanations(name: str, move: str) -> None:
         path.write_text(got)
     assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 and read it"
     assert got == path.read_text()
+
+
+def test_few_deals_widen_the_interval() -> None:
+    """Samba's race drops candidates after two deals: the paired interval then uses Student's t for the deals
+    played, so a gap on two or three deals is not called "much worse" on a normal interval; one deal bounds
+    nothing."""
+    from canasta_tutor.hint import Z95, _comparison, _few_deals
+
+    assert _few_deals(100.0, 2) == pytest.approx(100.0 * 12.71 / Z95)
+    assert _few_deals(100.0, 8) == pytest.approx(100.0 * 2.36 / Z95) and _few_deals(100.0, 9) == 100.0
+    assert _comparison(400.0, 100.0) == "much worse than"
+    assert _comparison(400.0, _few_deals(100.0, 3)) == "about as good as"
+    assert _comparison(5000.0, _few_deals(0.0, 1)) == "about as good as"
+    obs = _obs(DISCARDS)
+    h = hint(obs, samples=1, seed=0)
+    assert all(a.comparison == "about as good as" and a.to_dict()["gap_uncertainty"] is None for a in h.alternatives)

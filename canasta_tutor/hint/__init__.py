@@ -101,6 +101,7 @@ and leave the order of melds to the rules of thumb.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -171,7 +172,8 @@ class Alternative:
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.text, "comparison": self.comparison, "why": self.why,
                 "value": round(self.value, 1), "uncertainty": round(self.uncertainty, 1),
-                "gap": round(self.gap, 1), "gap_uncertainty": round(self.gap_uncertainty, 1)}
+                "gap": round(self.gap, 1),
+                "gap_uncertainty": round(self.gap_uncertainty, 1) if math.isfinite(self.gap_uncertainty) else None}
 
 
 @dataclass
@@ -326,6 +328,20 @@ def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) ->
 
 def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+#: Student's t at 97.5% for 1..7 degrees of freedom, over ``Z95``: how much wider a 95% interval is when a
+#: paired difference rests on 2..8 deals
+_T95_OVER_Z = (12.71 / Z95, 4.30 / Z95, 3.18 / Z95, 2.78 / Z95, 2.57 / Z95, 2.45 / Z95, 2.36 / Z95)
+
+
+def _few_deals(stderr: float, deals: int) -> float:
+    """Samba's race drops candidates after two or three deals: on so few, an interval of ``Z95`` standard errors
+    is far too narrow, so the standard error is widened to give Student's t interval for the deals played (a
+    difference on one deal tells nothing: no bound at all)."""
+    if deals < 2:
+        return math.inf
+    return stderr * _T95_OVER_Z[deals - 2] if deals - 2 < len(_T95_OVER_Z) else stderr
 
 
 def _comparison(gap: float, gap_stderr: float) -> str:
@@ -598,12 +614,13 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     for e in est[1:4]:
         gap = e.gap
         alt_facts = move_facts(obs, e.action, state)
-        comparison = _comparison(gap, e.diff_stderr)
+        gap_stderr = _few_deals(e.diff_stderr, min(e.samples, best.samples)) if obs.variant.sequences else e.diff_stderr
+        comparison = _comparison(gap, gap_stderr)
         why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
         # a move the race dropped early was played on fewer deals: its value is read as the best's
         # less the paired gap, so that value and gap tell the same story
         value = e.mean if e.samples == best.samples else best.mean - gap
-        alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, e.diff_stderr,
+        alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, gap_stderr,
                                 comparison, why))
     principles = [] if forced else _principles(facts)
     stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
@@ -653,6 +670,8 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
     mine, top = est[action], est[best]
     gap = top.mean - mine.mean
     gap_stderr = max(mine.diff_stderr, top.diff_stderr)  # the one not ranked first carries the paired error
+    if obs.variant.sequences:
+        gap_stderr = _few_deals(gap_stderr, min(mine.samples, top.samples))
     best_text = format_action(best)
     comparison = _comparison(gap, gap_stderr)
     why = "" if comparison == "about as good as" else _why_worse(move_facts(obs, action, state),
