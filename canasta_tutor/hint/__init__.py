@@ -30,9 +30,9 @@ Asked for ``samples``, every candidate is played on that many deals instead.
 Samba searches the same way with a smaller fixed budget, since every step of
 a Samba playout lists Samba's legal actions with their look-ahead of the rest
 of the turn: at most six candidates taken from each of Samba's verbs in turn
-(:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of
-``SAMBA_PLAYOUTS`` playouts in rounds of at least ``SAMBA_MIN_ROUND`` deals,
-``SAMBA_SAMPLES`` deals a move for :func:`compare`, and a whole-turn plan that
+(:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of the
+playouts and rounds its variant declares (``Variant.hint_playouts`` = 24,
+``hint_min_round`` = 2), ``SAMBA_SAMPLES`` deals a move for :func:`compare`, and a whole-turn plan that
 is the rules of thumb's line, not searched.  Its facts are Samba's own where
 the classic ones cannot read numbered melds (:mod:`.detectors`).
 
@@ -126,12 +126,8 @@ GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.
 DEFAULT_PLAYOUTS = 240  # playouts per hint: the budget of the candidates' race
 MIN_SAMPLES = 24
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
-
-#: Samba's search budget: a Samba playout costs many classic ones (its legal actions look ahead to the
-#: end of the turn), so its race has fewer playouts and rounds of at least ``SAMBA_MIN_ROUND`` deals
-SAMBA_PLAYOUTS = 24
-SAMBA_MIN_ROUND = 2
-SAMBA_SAMPLES = 6  # samples per candidate when a comparison plays every candidate on the same deals
+#: Samba: samples per candidate when :func:`compare` plays both moves on the same deals (Samba's playouts are slow)
+SAMBA_SAMPLES = 6
 
 #: Verdicts in words, for the early stages.
 ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
@@ -406,9 +402,6 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
         cands.append(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
-    if samples is None and obs.variant.sequences:  # Samba: a smaller race (see SAMBA_PLAYOUTS)
-        return state, summarize(cands, race_values(state, obs.seat, cands, playouts or SAMBA_PLAYOUTS, seed,
-                                                   max_seconds, SAMBA_MIN_ROUND))
     if samples is None:
         variant = obs.variant  # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
         if playouts is None and variant.hint_playouts is not None:
