@@ -295,7 +295,6 @@ def test_candidates_include_samba_verbs() -> None:
     assert ("takeon", parse_action("take K on m1")[1], 0) in candidate_actions(state_from_observation(obs), obs.seat)
 
 
-@pytest.mark.slow
 def test_the_samba_hint_searches_and_repeats() -> None:
     """At its default budget the hint searches Samba: estimates for several candidates played on sampled deals,
     the same hint for the same seed."""
@@ -323,7 +322,6 @@ def test_a_samba_hint_with_samples_plays_every_candidate_alike() -> None:
     assert a == b
 
 
-@pytest.mark.slow
 def test_grade_and_compare_search_samba() -> None:
     """A learner's Samba move is graded by the same race, and compared with another on shared deals
     (``SAMBA_SAMPLES`` each by default); both repeat for a seed."""
