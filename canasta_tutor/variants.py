@@ -226,7 +226,7 @@ VARIANTS: Final[dict[str, Variant]] = {
                 minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 160)),
                 bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
                 target=10000, go_out_rule="R-SAMBA-7", sequences=True, set_wild_cap=2, samba_bonus=1500,
-                red_threes_need_canastas=2),
+                red_threes_need_canastas=2, hint_playouts=24, hint_min_round=2),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]

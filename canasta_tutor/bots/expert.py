@@ -32,11 +32,15 @@ from ..observer import Observation, observe_compact
 from ..scoring import SideScore
 from ..state import GAME_OVER, HAND_OVER, State
 from .rules_of_thumb import decide, discard_scores, take_cost
+from .samba_policy import samba_candidates
 from .sampling import sample_hidden, state_from_observation
 
 
 #: samples each candidate still in a race gets in a round, at the least
 RACE_MIN_ROUND = 8
+#: the expert's samples per searched decision in Samba, at most (a Samba playout lists Samba's legal
+#: actions, with their look-ahead of the rest of the turn, at every step)
+SAMBA_ITERATIONS = 6
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
@@ -144,6 +148,8 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
     strongest alternatives.  ``wide`` keeps more (for hints)."""
     legal = state.legal_actions()
     obs = observe_compact(state, seat, legal)
+    if state.variant.sequences:  # Samba's verbs and numbered melds have their own list
+        return samba_candidates(obs, wide)
     choice = decide(obs)[0]
     if len(legal) <= (8 if wide else 5):
         return [choice] + [a for a in legal if a != choice]
@@ -322,9 +328,7 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if state.variant.sequences:
-            # Samba: no search yet (a playout would list Samba's legal actions, with their turn
-            # look-ahead, some hundred times); the rules of thumb decide
-            return decide(observe_compact(state, seat, legal))[0]
+            return self._samba_act(state, seat)
         if state.phase == "meld":
             obs = observe_compact(state, seat, legal)
             choice = decide(obs)[0]
@@ -346,6 +350,16 @@ class ExpertBot:
     def _choose(self, state: State, seat: int, cands: list[tuple]) -> tuple:
         seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
         values = sample_values(state, seat, cands, self.iterations, seed, self.max_seconds)
+        return pick(cands, values, self.z)
+
+    def _samba_act(self, state: State, seat: int) -> tuple:
+        """Samba: the same search over Samba's candidates (:func:`samba_candidates`), on at most
+        ``SAMBA_ITERATIONS`` samples, since a Samba playout costs many classic ones."""
+        cands = candidate_actions(state, seat)
+        if len(cands) == 1:
+            return cands[0]
+        seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
+        values = sample_values(state, seat, cands, min(self.iterations, SAMBA_ITERATIONS), seed, self.max_seconds)
         return pick(cands, values, self.z)
 
     def state_policy(self, state: State, seat: int) -> tuple:

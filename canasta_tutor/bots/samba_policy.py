@@ -30,6 +30,10 @@ from ..cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, parse_car
 from ..observer import Observation
 
 
+#: the most candidates searched in Samba: (for the bot, for the hint)
+MAX_CANDIDATES = (4, 6)
+
+
 def _meld_len(v: Observation, index: int) -> int:
     return len(v.samba_melds[v.side][index][1])
 
@@ -102,18 +106,64 @@ def _meld(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:  #
     discards = [a for a in legal if a[0] == "discard"]
     if not discards:
         return legal[0], ["P-GO-OUT"]
-    hand = v.hand_counts
-
-    def cost(a: tuple) -> tuple[int, int]:
-        k = a[1]
-        if k == BLACK_THREE:
-            return (0, 0)
-        if k in (JOKER, DEUCE):
-            return (3, 0)
-        return (1 if hand[k] == 1 else 2, KIND_VALUES[k])
-
-    choice = min(discards, key=cost)
+    choice = min(discards, key=lambda a: discard_cost(v, a[1]))
     return choice, ["P-STOP-THREE" if choice[1] == BLACK_THREE else "P-SAFE-DISCARD"]
 
 
-__all__ = ["samba_decide"]
+def discard_cost(v: Observation, kind: int) -> tuple[int, int]:
+    """How much a discard of ``kind`` costs by the table above (lower is discarded first): a black
+    three, then the lowest single natural, then a natural of a pair or more, a wild card last."""
+    if kind == BLACK_THREE:
+        return (0, 0)
+    if kind in (JOKER, DEUCE):
+        return (3, 0)
+    return (1 if v.hand_counts[kind] == 1 else 2, KIND_VALUES[kind])
+
+
+def _show_points(a: tuple) -> int:
+    """The count of the cards a meld-phase action puts down (a join puts none down)."""
+    verb = a[0]
+    if verb == "meld":
+        return int(a[2] * KIND_VALUES[a[1]] + 50 * a[3] + 20 * a[4])
+    if verb == "run":
+        return sum(KIND_VALUES[a[2] + i] for i in range(3))
+    if verb == "put":
+        return int(KIND_VALUES[a[2]])
+    return 0
+
+
+def samba_candidates(v: Observation, wide: bool = False) -> list[tuple]:
+    """The actions worth searching in Samba, the rules of thumb's choice first: all of them when few,
+    else at most :data:`MAX_CANDIDATES` (Samba's playouts are slow), taken from each verb in turn, the
+    strongest of each first: the cheapest discards by :func:`discard_cost`, the take adding the top card
+    alone to the longest meld and the take using the fewest wild cards, the draw and the one-word verbs,
+    the new sequences and sets that put down the most, the natural cards put onto the longest melds, and
+    a join."""
+    legal = list(v.legal_actions)
+    choice = samba_decide(v)[0]
+    cap = MAX_CANDIDATES[wide]
+    if len(legal) <= cap:
+        return [choice] + [a for a in legal if a != choice]
+    by_verb: dict[str, list[tuple]] = {}
+    for a in legal:
+        by_verb.setdefault(a[0], []).append(a)
+    ranked = [
+        sorted(by_verb.get("discard", []), key=lambda a: (discard_cost(v, a[1]), a[1])),
+        sorted(by_verb.get("takeon", []), key=lambda a: (-_meld_len(v, a[2]), a[2])),
+        sorted(by_verb.get("take", []), key=lambda a: (a[3] * 2 + a[4], a[2], a)),
+        [a for a in legal if a[0] in ("draw", "ask", "pass", "yes", "no")],
+        sorted(by_verb.get("run", []) + by_verb.get("meld", []), key=lambda a: (-_show_points(a), a)),
+        sorted(by_verb.get("put", []), key=lambda a: (a[2] in (JOKER, DEUCE), -_meld_len(v, a[1]), a)),
+        by_verb.get("join", []),
+    ]
+    cands = [choice]
+    depth = 0
+    while len(cands) < cap and any(depth < len(r) for r in ranked):
+        for r in ranked:
+            if depth < len(r) and r[depth] not in cands and len(cands) < cap:
+                cands.append(r[depth])
+        depth += 1
+    return cands
+
+
+__all__ = ["samba_decide", "samba_candidates", "discard_cost"]

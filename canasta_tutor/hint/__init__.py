@@ -27,6 +27,15 @@ deterministic: the same position and seed give the same hint on any machine
 under any load.  A wall-clock cap applies only when asked (``max_seconds``).
 Asked for ``samples``, every candidate is played on that many deals instead.
 
+Samba searches the same way with a smaller fixed budget, since every step of
+a Samba playout lists Samba's legal actions with their look-ahead of the rest
+of the turn: at most six candidates taken from each of Samba's verbs in turn
+(:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of the
+playouts and rounds its variant declares (``Variant.hint_playouts`` = 24,
+``hint_min_round`` = 2), ``SAMBA_SAMPLES`` deals a move for :func:`compare`, and a whole-turn plan that
+is the rules of thumb's line, not searched.  Its facts are Samba's own where
+the classic ones cannot read numbered melds (:mod:`.detectors`).
+
 :func:`grade` rates any legal action a learner proposes by the value it loses
 against the best one, counting only the part of the loss beyond one standard
 error of the paired difference (so sampling noise never grades a move down).
@@ -92,6 +101,7 @@ and leave the order of melds to the rules of thumb.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -116,11 +126,11 @@ GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.
 DEFAULT_PLAYOUTS = 240  # playouts per hint: the budget of the candidates' race
 MIN_SAMPLES = 24
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
+#: Samba: samples per candidate when :func:`compare` plays both moves on the same deals (Samba's playouts are slow)
+SAMBA_SAMPLES = 6
 
 #: Verdicts in words, for the early stages.
 ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
-#: the verdict of a hint in Samba, where the hint does not search (see :func:`hint`)
-RULES_OF_THUMB = "the rules of thumb's move"
 
 
 @dataclass
@@ -158,7 +168,8 @@ class Alternative:
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.text, "comparison": self.comparison, "why": self.why,
                 "value": round(self.value, 1), "uncertainty": round(self.uncertainty, 1),
-                "gap": round(self.gap, 1), "gap_uncertainty": round(self.gap_uncertainty, 1)}
+                "gap": round(self.gap, 1),
+                "gap_uncertainty": round(self.gap_uncertainty, 1) if math.isfinite(self.gap_uncertainty) else None}
 
 
 @dataclass
@@ -184,7 +195,7 @@ class Hint:
     estimates: list[Estimate] = field(default_factory=list, repr=False)
     #: whose points :attr:`value` counts, as :meth:`details` says it (see :func:`_value_words`)
     value_words: str = "points for your side this hand"
-    #: False when the move comes from the rules of thumb without a search (Samba)
+    #: False when no search ran (a single candidate: a forced move)
     searched: bool = True
 
     @property
@@ -222,8 +233,6 @@ class Hint:
 
     def details(self) -> str:
         """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
-        if not self.searched:
-            return "No search: in Samba the hint gives the rules of thumb's move."
         if self.value is None or self.uncertainty is None:
             return "No search: only one move is legal."
         lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} {self.value_words} "
@@ -279,7 +288,7 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
         return "Think about what the pack is worth to the opponents."
     if "keeps-pairs" in ids:
         return "Which cards do you need to take a frozen pack?"
-    if "canasta" in ids or "one-short" in ids:
+    if "canasta" in ids or "one-short" in ids or "samba" in ids:
         return "Look at your melds: which one is close to a canasta?"
     if verb == "ask":
         return "Could you go out? Think about your partner's hand."
@@ -315,6 +324,20 @@ def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) ->
 
 def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+#: Student's t at 97.5% for 1..7 degrees of freedom, over ``Z95``: how much wider a 95% interval is when a
+#: paired difference rests on 2..8 deals
+_T95_OVER_Z = (12.71 / Z95, 4.30 / Z95, 3.18 / Z95, 2.78 / Z95, 2.57 / Z95, 2.45 / Z95, 2.36 / Z95)
+
+
+def _few_deals(stderr: float, deals: int) -> float:
+    """Samba's race drops candidates after two or three deals: on so few, an interval of ``Z95`` standard errors
+    is far too narrow, so the standard error is widened to give Student's t interval for the deals played (a
+    difference on one deal tells nothing: no bound at all)."""
+    if deals < 2:
+        return math.inf
+    return stderr * _T95_OVER_Z[deals - 2] if deals - 2 < len(_T95_OVER_Z) else stderr
 
 
 def _comparison(gap: float, gap_stderr: float) -> str:
@@ -388,8 +411,8 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
-#: Verbs after which the rest of the turn still follows from cards the learner knows.
-_CONTINUES = frozenset(("take", "meld", "add"))
+#: Verbs after which the rest of the turn still follows from cards the learner knows (Samba's own four too).
+_CONTINUES = frozenset(("take", "meld", "add", "run", "put", "join", "takeon"))
 #: Verbs that end a plan before they are played: what follows depends on a hidden card or on another seat.
 _STOPS = frozenset(("draw", "ask"))
 #: The ways of playing the rest of the turn that the plan compares (see the module docstring).
@@ -495,6 +518,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
+    if state.variant.sequences:  # Samba: the rules of thumb's line, not searched (its playouts are slow)
+        return [best, *usual], usual
     lines = [tuple(usual), *_other_discards(s1, seat, usual, OTHER_DISCARDS)]
     lines += [tuple(_line(s1, seat, name)) for name in LINES[1:]]
     lines = list(dict.fromkeys(lines))
@@ -568,8 +593,6 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out.
     """
     start = time.perf_counter()
-    if obs.variant.sequences:
-        return _samba_hint(obs, start)
     samples = samples if samples is not None else iterations
     if budget is not None:
         state, est = analyse(obs, samples if samples is not None else BUDGET_SAMPLES, seed, budget)
@@ -584,12 +607,13 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     for e in est[1:4]:
         gap = e.gap
         alt_facts = move_facts(obs, e.action, state)
-        comparison = _comparison(gap, e.diff_stderr)
+        gap_stderr = _few_deals(e.diff_stderr, min(e.samples, best.samples)) if obs.variant.sequences else e.diff_stderr
+        comparison = _comparison(gap, gap_stderr)
         why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
         # a move the race dropped early was played on fewer deals: its value is read as the best's
         # less the paired gap, so that value and gap tell the same story
         value = e.mean if e.samples == best.samples else best.mean - gap
-        alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, e.diff_stderr,
+        alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, gap_stderr,
                                 comparison, why))
     principles = [] if forced else _principles(facts)
     stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
@@ -604,28 +628,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
-        value_words=_value_words(obs),
-    )
-
-
-def _samba_hint(obs: Observation, start: float) -> Hint:
-    """Samba's hint: the rules of thumb's move (:mod:`canasta_tutor.bots.samba_policy`) with the
-    principles behind it.  The search is not used in Samba yet: a playout would list Samba's legal
-    actions, each with its turn look-ahead, hundreds of times."""
-    if obs.actor != obs.seat or not obs.legal_actions:
-        raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
-    best, principles = decide(obs)
-    text = format_action(best)
-    forced = len(obs.legal_actions) == 1
-    state = state_from_observation(obs)
-    refused = refusals(state, list(obs.legal_actions)) if forced else []
-    reasons = [PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES]
-    explanation = " ".join([f"Play {text}: {ONLY if forced else RULES_OF_THUMB}.", *reasons])
-    return Hint(
-        seat=obs.seat, best=best, best_text=text, verdict=ONLY if forced else RULES_OF_THUMB, value=None,
-        stderr=None, plan=[text], facts=[], refusals=refused, alternatives=[], principles=[] if forced else principles,
-        rules=[r.rule for r in refused], nudge=_nudge(best, [], obs.phase), explanation=explanation, samples=0,
-        elapsed_ms=(time.perf_counter() - start) * 1000, searched=False,
+        value_words=_value_words(obs), searched=best.samples > 0,
     )
 
 
@@ -655,11 +658,13 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
         if a not in obs.legal_actions:
             raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
     state = state_from_observation(obs)
-    n = samples if samples is not None else samples_for(2)
+    n = samples if samples is not None else SAMBA_SAMPLES if obs.variant.sequences else samples_for(2)
     est = {e.action: e for e in search(state, obs.seat, [best, action], n, seed)}
     mine, top = est[action], est[best]
     gap = top.mean - mine.mean
     gap_stderr = max(mine.diff_stderr, top.diff_stderr)  # the one not ranked first carries the paired error
+    if obs.variant.sequences:
+        gap_stderr = _few_deals(gap_stderr, min(mine.samples, top.samples))
     best_text = format_action(best)
     comparison = _comparison(gap, gap_stderr)
     why = "" if comparison == "about as good as" else _why_worse(move_facts(obs, action, state),

@@ -11,6 +11,13 @@ attached only when the move agrees with it (a move that goes out never cites
 Facts are good (a reason for the move), bad (a cost of the move) or neutral (a
 fact of the position worth knowing whatever is played).
 
+Samba's melds are numbered and a side may hold sequences and several sets of
+one rank, so the detectors read them through helpers that know both kinds of
+table (the ranks a side has sets of, its canastas); Samba has detectors of its
+own (a samba made, the two canastas needed, the pile's pair or the top card onto
+a meld by number, the initial meld's sum with Samba's bands), and the classic
+ones that cannot read numbered melds, or whose rule Samba replaces, stay silent.
+
 >>> from canasta_tutor.position import parse_position
 >>> from canasta_tutor.observer import observe
 >>> state = parse_position('''
@@ -30,7 +37,7 @@ the top card; you hold one 9 (R-PACK-4).']
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..cards import (
     BLACK_THREE,
@@ -46,6 +53,7 @@ from ..cards import (
 )
 from ..italian import can_go_out_for
 from ..observer import Observation
+from ..samba import SAMBA_LENGTH, SUIT_NAMES, SambaState
 from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
 
@@ -127,6 +135,52 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
+# ------------------------------------------------------ melds of either kind
+def _samba(o: Observation) -> bool:
+    """Samba: numbered melds, sequences and several sets of one rank (R-SAMBA-3, R-SAMBA-5)."""
+    return bool(o.variant.sequences)
+
+
+def _samba_is_canasta(suit: int, codes: Sequence[str]) -> bool:
+    kinds = [kind_of_code(x) for x in codes]
+    if suit >= 0:
+        return len(kinds) >= SAMBA_LENGTH
+    wild = sum(1 for k in kinds if k in (DEUCE, JOKER))
+    return is_canasta(len(kinds) - wild, wild)
+
+
+def _set_ranks(o: Observation, side: int, open_only: bool = False) -> set[int]:
+    """The ranks the side has a set of (Samba: its sets, not its sequences); ``open_only``: in Samba
+    only the sets that are not yet canastas, the ones a top card alone may go onto (R-SAMBA-6)."""
+    if not _samba(o):
+        return set(o.meld_summary[side])
+    return {kind_of_code(codes[0]) for suit, codes in o.samba_melds[side]
+            if suit < 0 and not (open_only and _samba_is_canasta(suit, codes))}
+
+
+def _canastas(o: Observation, side: int) -> int:
+    """The side's canastas (Samba: sambas included, R-SAMBA-7)."""
+    if _samba(o):
+        return sum(1 for suit, codes in o.samba_melds[side] if _samba_is_canasta(suit, codes))
+    return sum(1 for m in o.meld_summary[side].values() if is_canasta(*m))
+
+
+def _sequence_ends(o: Observation, side: int) -> set[int]:
+    """Samba: the ranks that could extend one of the side's sequences that is not yet a samba (either end)."""
+    out: set[int] = set()
+    for suit, codes in o.samba_melds[side]:
+        if suit < 0 or _samba_is_canasta(suit, codes):
+            continue
+        kinds = [kind_of_code(x) for x in codes]
+        out.update(k for k in (min(kinds) - 1, max(kinds) + 1) if 0 <= k < DEUCE)
+    return out
+
+
+def _take_rule(o: Observation) -> str:
+    """The rule on taking the pile with a pair: R-PACK-4, or Samba's own R-SAMBA-6."""
+    return "R-SAMBA-6" if _samba(o) else "R-PACK-4"
+
+
 # --------------------------------------------------------------- the pack
 def frozen_pack(c: Context) -> Fact | None:
     """The pack is frozen against our side, and by what (only when the move is the draw decision)."""
@@ -156,7 +210,7 @@ def pair_needed(c: Context) -> Fact | None:
     """A frozen pack needs a natural pair of the top card's rank: how many do we hold?"""
     o = c.obs
     top = _top_kind(o)
-    if o.phase != "draw" or top < 0 or top >= DEUCE or not o.frozen_for(c.side):
+    if o.phase != "draw" or top < 0 or top >= DEUCE or not o.frozen_for(c.side) or _samba(o):
         return None
     have = o.hand_counts[top]
     kind = GOOD if c.verb == "take" else NEUTRAL
@@ -202,7 +256,7 @@ def pack_size(c: Context) -> Fact | None:
     o = c.obs
     takes = any(a[0] == "take" for a in o.legal_actions)
     n = o.pile_size
-    if c.verb == "take":
+    if c.verb in ("take", "takeon"):
         return Fact("pack-size", f"Taking it brings {n} card{'s' if n != 1 else ''} from the pile "
                     "(R-PACK-6).", GOOD, "R-PACK-6", "P-TAKE-PACK" if _cheap_take(c) else None)
     if c.verb == "draw" and takes and n:
@@ -212,7 +266,7 @@ def pack_size(c: Context) -> Fact | None:
 
 def _cheap_take(c: Context) -> bool:
     a = c.action
-    return len(a) == 5 and a[3] == 0 and a[4] == 0
+    return a[0] == "takeon" or (len(a) == 5 and a[3] == 0 and a[4] == 0)
 
 
 def take_spends_wild(c: Context) -> Fact | None:
@@ -234,7 +288,7 @@ def initial_minimum(c: Context) -> Fact | None:
     """The arithmetic of an initial meld: each meld of the turn with its count, the sum, the minimum."""
     o, a = c.obs, c.action
     side = c.side
-    if o.initial[side] or c.verb not in ("take", "meld", "add"):
+    if o.initial[side] or c.verb not in ("take", "meld", "add") or _samba(o):
         return None
     parts: list[tuple[str, int]] = []
     for _kind, codes in sorted(o.melds[side].items()):
@@ -276,13 +330,16 @@ def _band(total: int) -> str:
 def goes_out(c: Context) -> Fact | None:
     if not c.went_out():
         return None
+    if _samba(c.obs):
+        return Fact("goes-out", "This goes out: +200 for going out, and your side has the two canastas it needs "
+                    "(R-SAMBA-7, R-SAMBA-9).", GOOD, "R-SAMBA-7", "P-GO-OUT")
     return Fact("goes-out", "This goes out: +100 for going out (R-OUT-1, R-SCORE-1).", GOOD, "R-OUT-1", "P-GO-OUT")
 
 
 def concealed(c: Context) -> Fact | None:
     a = c.after
-    if not c.went_out() or a is None or not a.concealed:
-        return None
+    if not c.went_out() or a is None or not a.concealed or not c.obs.variant.bonuses.concealed:
+        return None  # Samba and Italian Canasta pay nothing more for a concealed go-out
     return Fact("concealed", "And it is concealed, your first meld of the hand: +100 more, 200 in all (R-CONC-3).",
                 GOOD, "R-CONC-3", "P-CONCEALED")
 
@@ -303,7 +360,7 @@ def could_go_out(c: Context) -> Fact | None:
 def _keep_building_sensible(c: Context) -> bool:
     o = c.obs
     opp_short = min(o.hand_sizes[s] for s in o.opponents) <= 3
-    opp_canastas = sum(1 for s in _other_sides(c) for n, w in o.meld_summary[s].values() if is_canasta(n, w))
+    opp_canastas = sum(_canastas(o, s) for s in _other_sides(c))
     return not opp_short and o.stock_size > 10 and not opp_canastas
 
 
@@ -335,7 +392,7 @@ def answer_points(c: Context) -> Fact | None:
     o = c.obs
     h = o.hand_counts
     pts = sum(KIND_VALUES[k] * n for k, n in enumerate(h))
-    ours = o.meld_summary[c.side]
+    ours = _set_ranks(o, c.side)
     meldable = [k for k in range(DEUCE) if h[k] >= 3 or (h[k] and k in ours)]
     can = sum(KIND_VALUES[k] * h[k] for k in meldable)
     if meldable:
@@ -421,10 +478,11 @@ def feeds_next(c: Context) -> Fact | None:
         return None
     k = c.action[1]
     nxt = c.next_seat
-    if k >= DEUCE or k not in o.meld_summary[o.variant.sides[nxt]] or not _pack_open_to(o, nxt):
+    if k >= DEUCE or k not in _set_ranks(o, o.variant.sides[nxt], True) or not _pack_open_to(o, nxt):
         return None
+    rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
     return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
-                f"add it to their meld and take {o.pile_size + 1} cards (R-PACK-2).", BAD, "R-PACK-2")
+                f"add it to their meld and take {o.pile_size + 1} cards ({rule}).", BAD, rule)
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -437,7 +495,7 @@ def next_holds_pair(c: Context) -> Fact | None:
         return None
     return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
                 f"{_count(o.known[nxt][k], k)}: they could take {o.pile_size + 1} cards with this one.", BAD,
-                "R-PACK-4")
+                _take_rule(o))
 
 
 def safe_discard(c: Context) -> Fact | None:
@@ -449,12 +507,20 @@ def safe_discard(c: Context) -> Fact | None:
     nxt = c.next_seat
     if k >= DEUCE or feeds_next(c) or next_holds_pair(c):
         return None
+    theirs = _set_ranks(o, o.variant.sides[nxt], True)
     dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE
-                 and a[1] in o.meld_summary[o.variant.sides[nxt]] and _pack_open_to(o, nxt)]
+                 and a[1] in theirs and _pack_open_to(o, nxt)]
     if not dangerous:
         return None
     names = " or ".join(KIND_SINGULAR[x] for x in sorted(set(dangerous))[:2])
     who = "The opponents have" if o.partners else f"{seat_word(o, nxt)} has"
+    if _samba(o):
+        theirs_all = o.variant.sides[nxt]
+        if k in _set_ranks(o, theirs_all) or k in _sequence_ends(o, theirs_all):
+            return None  # a finished set of this rank, or a sequence this rank may extend: not safe to say
+        return Fact("safe-discard", f"{who} no set of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add this "
+                    f"{KIND_SINGULAR[k]} to one; a {names} would let them take the pack (R-SAMBA-6).", GOOD,
+                    "R-SAMBA-6", "P-SAFE-DISCARD")
     return Fact("safe-discard", f"{who} no meld of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add "
                 f"this {KIND_SINGULAR[k]} to one; a {names} would let them take the pack.", GOOD, None,
                 "P-SAFE-DISCARD")
@@ -477,8 +543,8 @@ def freezes(c: Context) -> Fact | None:
         return Fact("wild-discard", "The pack is already frozen, so this wild card only goes to waste.", BAD)
     agrees = o.initial[opp] and not o.initial[c.side]
     return Fact("freezes", f"A wild card discarded freezes the pack for everyone: after it, the {o.pile_size + 1}-card "
-                "pack can be taken only with a natural pair (R-FRZ-2, R-PACK-4).", GOOD if agrees else BAD, "R-FRZ-2",
-                "P-FREEZE" if agrees else None)
+                f"pack can be taken only with a natural pair (R-FRZ-2, {_take_rule(o)}).", GOOD if agrees else BAD,
+                "R-FRZ-2", "P-FREEZE" if agrees else None)
 
 
 def breaks_pair(c: Context) -> Fact | None:
@@ -486,10 +552,11 @@ def breaks_pair(c: Context) -> Fact | None:
     if c.verb != "discard" or c.went_out():
         return None
     k = c.action[1]
-    if k >= DEUCE or o.hand_counts[k] != 2 or k in o.meld_summary[c.side]:
+    if k >= DEUCE or o.hand_counts[k] != 2 or k in _set_ranks(o, c.side):
         return None
+    rule = _take_rule(o)
     return Fact("breaks-pair", f"This breaks your pair of {KIND_NAMES[k]}: with the pair you could take the pack, "
-                f"even frozen, when a {KIND_SINGULAR[k]} comes on top (R-PACK-4).", BAD, "R-PACK-4")
+                f"even frozen, when a {KIND_SINGULAR[k]} comes on top ({rule}).", BAD, rule)
 
 
 def keeps_pairs(c: Context) -> Fact | None:
@@ -498,12 +565,14 @@ def keeps_pairs(c: Context) -> Fact | None:
     if c.verb != "discard" or c.went_out() or not o.frozen_for(c.side):
         return None
     k = c.action[1]
-    pairs = [x for x in range(DEUCE) if o.hand_counts[x] >= 2 and x != k and x not in o.meld_summary[c.side]]
+    ours = _set_ranks(o, c.side)
+    pairs = [x for x in range(DEUCE) if o.hand_counts[x] >= 2 and x != k and x not in ours]
     if not pairs or (k < DEUCE and o.hand_counts[k] == 2):
         return None
     names = " and ".join(KIND_NAMES[x] for x in pairs[:3])
+    rule = _take_rule(o)
     return Fact("keeps-pairs", f"Against a frozen pack you keep your pairs of {names}: each can take the pack "
-                "when its rank comes on top (R-PACK-4).", GOOD, "R-PACK-4", "P-HOLD-PAIRS")
+                f"when its rank comes on top ({rule}).", GOOD, rule, "P-HOLD-PAIRS")
 
 
 # ------------------------------------------------------ the table
@@ -517,7 +586,7 @@ def opponent_short(c: Context) -> Fact | None:
     n = o.hand_sizes[s]
     side = o.variant.sides[s]
     need = o.variant.canastas_to_go_out
-    opp_canastas = sum(1 for m in o.meld_summary[side].values() if is_canasta(*m))
+    opp_canastas = _canastas(o, side)
     whose = "their side has" if o.variant.partner_seats[s] else "they have"
     if need == 1:
         may = "may go out" if opp_canastas else f"is close to going out once {whose} a canasta"
@@ -539,10 +608,162 @@ def stock_low(c: Context) -> Fact | None:
                 "P-GO-OUT" if c.went_out() else None)
 
 
+# ------------------------------------------------------ Samba (R-SAMBA)
+def _meld_words(suit: int, codes: Sequence[str], index: int) -> str:
+    """``m2, your sequence of hearts`` or ``m1, your set of kings``."""
+    if suit >= 0:
+        return f"m{index + 1}, your sequence of {SUIT_NAMES[suit]}"
+    return f"m{index + 1}, your set of {KIND_NAMES[kind_of_code(codes[0])]}"
+
+
+def samba_pile(c: Context) -> Fact | None:
+    """Samba's pile (R-SAMBA-6): frozen against the side, only a natural pair of the top card's rank from
+    the hand takes it; open, the top card alone may go onto one of the side's unfinished melds."""
+    o = c.obs
+    top = _top_kind(o)
+    if not _samba(o) or o.phase != "draw" or top < 0 or top >= DEUCE:
+        return None
+    if c.verb == "takeon":
+        i = c.action[2]
+        suit, codes = o.samba_melds[c.side][i]
+        return Fact("take-on", f"The pack is not frozen against your side, so the top card alone may go onto "
+                    f"{_meld_words(suit, codes, i)} (R-SAMBA-6).", GOOD, "R-SAMBA-6")
+    if not o.frozen_for(c.side):
+        return None
+    have = o.hand_counts[top]
+    kind = GOOD if c.verb == "take" else NEUTRAL
+    return Fact("pair-needed", f"Frozen, the pack is taken only with a natural pair of {KIND_NAMES[top]} from your "
+                f"hand, matching the top card; you hold {_count(have, top)} (R-SAMBA-6).", kind, "R-SAMBA-6")
+
+
+def _samba_part(o: Observation, a: tuple) -> tuple[str, int] | None:
+    """What a Samba action puts toward the initial meld: its cards and their count."""
+    verb = a[0]
+    if verb == "take":
+        return (_tokens(a[1], a[2] + 1, a[3], a[4]) + " (with the top card)", _meld_value(a[1], a[2] + 1, a[3], a[4]))
+    if verb == "meld":
+        return _tokens(a[1], a[2], a[3], a[4]), _meld_value(a[1], a[2], a[3], a[4])
+    if verb == "run":
+        suit, low = a[1], a[2]
+        return (" ".join(KIND_TOKENS[low + i] + "SHDC"[suit] for i in range(3)),
+                sum(KIND_VALUES[low + i] for i in range(3)))
+    if verb == "put":
+        return f"putting {KIND_TOKENS[a[2]]} on m{a[1] + 1}", KIND_VALUES[a[2]]
+    return None
+
+
+def _band_of(o: Observation, total: int) -> tuple[str, bool]:
+    """The minimum's band for a score, in words (``with 3,000 to 6,995 (yours is 3,200)``), and whether it is
+    one of Samba's own bands (3,000 and up, R-SAMBA-8)."""
+    bands = o.variant.minimum_bands
+    if total < 0:
+        return f"below 0 (yours is {_points(total)})", False
+    i = max(j for j, (low, _need) in enumerate(bands) if total >= low)
+    low = bands[i][0]
+    words = (f"with {_points(low)} to {_points(bands[i + 1][0] - 5)}" if i + 1 < len(bands)
+             else f"with {_points(low)} or more")
+    return f"{words} (yours is {_points(total)})", low >= 3000
+
+
+def samba_initial_minimum(c: Context) -> Fact | None:
+    """Samba's initial meld arithmetic: the melds put down this turn (sets and sequences), the move, the sum and
+    the minimum, whose bands go further than the classic game's (R-MIN-1, R-SAMBA-8)."""
+    o, a = c.obs, c.action
+    side = c.side
+    if not _samba(o) or o.initial[side]:
+        return None
+    move = _samba_part(o, a)
+    if move is None:
+        return None
+    parts: list[tuple[str, int]] = []
+    for suit, codes in o.samba_melds[side]:
+        kinds = [kind_of_code(x) for x in codes]
+        if suit >= 0:
+            parts.append((" ".join(codes), sum(KIND_VALUES[k] for k in kinds)))
+        else:
+            parts.append((" ".join(KIND_TOKENS[k] for k in kinds), sum(KIND_VALUES[k] for k in kinds)))
+    parts.append(move)
+    total = sum(p for _, p in parts)
+    need = o.minimums[side]
+    sums = " + ".join(f"{t} {p}" for t, p in parts)
+    band, own = _band_of(o, o.deal_totals[side])
+    rules = "R-MIN-1, R-SAMBA-8" if own else "R-MIN-1"
+    if total >= need:
+        tail = (f"; of the pile only the top card counts ({rules}, R-PACK-5)" if a[0] == "take"
+                else f" ({rules}, R-MIN-2)")
+        return Fact("initial-minimum", f"Your initial meld counts {sums} = {total} ≥ {need}, the minimum for a side "
+                    f"{band}{tail}.", GOOD, "R-SAMBA-8" if own else "R-MIN-1", "P-OPEN-EARLY")
+    return Fact("initial-minimum", f"So far your initial meld counts {sums} = {total}; your side needs {need} "
+                f"({band}, {rules}).", NEUTRAL, "R-SAMBA-8" if own else "R-MIN-1")
+
+
+def _changed_meld(c: Context) -> int:
+    """The index of the side's meld a Samba action makes or grows (-1: none)."""
+    verb, a = c.verb, c.action
+    if verb in ("run", "meld", "take"):
+        return len(c.obs.samba_melds[c.side])
+    if verb == "put" or verb == "join":
+        return int(a[1])
+    if verb == "takeon":
+        return int(a[2])
+    return -1
+
+
+def samba_canasta(c: Context) -> Fact | None:
+    """A Samba move that makes a canasta: a sequence reaching seven is a samba (+1,500, R-SAMBA-3,
+    R-SAMBA-9), a set of seven a natural or mixed canasta (+500 or +300, R-CAN-2); or one card short."""
+    a = c.after
+    if not _samba(c.obs) or not isinstance(a, SambaState):
+        return None
+    i = _changed_meld(c)
+    melds = a.smelds[c.side]
+    if not 0 <= i < len(melds):
+        return None
+    m = melds[i]
+    before = c.obs.samba_melds[c.side]
+    was = i < len(before) and _samba_is_canasta(*before[i])
+    if m.is_canasta and not was:
+        if m.is_sequence:
+            return Fact("samba", f"This makes a samba: your sequence of {SUIT_NAMES[m.suit]} reaches seven cards, "
+                        "counts as a canasta and earns 1,500 (R-SAMBA-3, R-SAMBA-9).", GOOD, "R-SAMBA-3",
+                        "P-BUILD-CANASTA")
+        kind = m.kind
+        if m.wilds:
+            return Fact("canasta", f"This completes a mixed canasta of {KIND_NAMES[kind]}: +300 (R-CAN-2).", GOOD,
+                        "R-CAN-2", "P-BUILD-CANASTA")
+        return Fact("canasta", f"This completes a natural canasta of {KIND_NAMES[kind]}: +500 (R-CAN-2).", GOOD,
+                    "R-CAN-2", "P-BUILD-CANASTA", "P-NATURAL-CANASTA")
+    if len(m) == 6 and not m.is_canasta and (i >= len(before) or len(before[i][1]) < 6):
+        what = f"your sequence of {SUIT_NAMES[m.suit]}" if m.is_sequence else f"your set of {KIND_NAMES[m.kind]}"
+        goal = "a samba" if m.is_sequence else "a canasta"
+        return Fact("one-short", f"This brings {what} to six cards: one short of {goal}.", GOOD, None,
+                    "P-BUILD-CANASTA")
+    return None
+
+
+def samba_canastas_needed(c: Context) -> Fact | None:
+    """R-SAMBA-7: going out needs two canastas.  Said when the move brings the side its second one, or
+    when the seat is down to a few cards and the side is still short of two."""
+    o, a = c.obs, c.after
+    if not _samba(o) or c.went_out():
+        return None
+    have = _canastas(o, c.side)
+    need = o.variant.canastas_to_go_out
+    if isinstance(a, SambaState) and have < need <= a.side_canastas(c.side):
+        return Fact("canastas-needed", f"With it your side has {NUMBER_WORDS[need]} canastas, enough to go out "
+                    "(R-SAMBA-7).", GOOD, "R-SAMBA-7")
+    if o.phase == "meld" and have < need and o.hand_sizes[c.seat] <= 4:
+        return Fact("canastas-needed", f"Your side has {NUMBER_WORDS[have]} canasta{'s' if have != 1 else ''} of the "
+                    f"{NUMBER_WORDS[need]} it needs before either partner may go out (R-SAMBA-7).", NEUTRAL,
+                    "R-SAMBA-7")
+    return None
+
+
 #: Every detector, in the order their sentences are told.
 DETECTORS: tuple[Callable[[Context], Fact | None], ...] = (
-    top_blocks, one_card_pile, frozen_pack, pair_needed, stock_empty, initial_minimum, pack_size, take_spends_wild,
-    goes_out, concealed, concealed_chance, completes_canasta, grows_meld, ask_binds, partner_points, answer_points,
+    top_blocks, one_card_pile, frozen_pack, pair_needed, samba_pile, stock_empty, initial_minimum,
+    samba_initial_minimum, pack_size, take_spends_wild, goes_out, concealed, concealed_chance, completes_canasta,
+    samba_canasta, samba_canastas_needed, grows_meld, ask_binds, partner_points, answer_points,
     stop_three, freezes, safe_discard, feeds_next, next_holds_pair, breaks_pair, keeps_pairs, could_go_out,
     opponent_short, stock_low,
 )
