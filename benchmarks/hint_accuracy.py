@@ -33,6 +33,10 @@ finished (``stopped_early`` in the output); the positions covered are always
 the first ones of the full run, so a short run gives the figures of the start
 of a long one.  ``--workers`` runs the oracle in that many processes; the
 latency is measured before, in this process alone.
+
+``--save FILE`` writes one JSON line per position: its phase, its position
+text (the seat's own view), the default hint's move, and the oracle's best,
+runner-up, lead and interval, so a run's verdicts can be read back one by one.
 """
 
 from __future__ import annotations
@@ -55,8 +59,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from positions import sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
+from canasta_tutor.actions import format_action  # noqa: E402
 from canasta_tutor.hint import Z95, analyse, hint  # noqa: E402
 from canasta_tutor.observer import Observation, observe  # noqa: E402
+from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
@@ -132,6 +138,20 @@ def quantile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1]
 
 
+def save(path: Path, positions: list[tuple[str, State]], picks: list[tuple], oracles: list[Oracle]) -> None:
+    """One JSON line per position the oracle finished (see the module docstring)."""
+    def act(a: tuple | None) -> str | None:
+        return None if a is None else format_action(a)
+
+    with path.open("w", encoding="utf-8") as f:
+        for i, ((ph, s), pick, o) in enumerate(zip(positions, picks, oracles, strict=False)):
+            f.write(json.dumps({
+                "index": i, "phase": ph, "position": format_position(s, s.actor), "hint": act(pick),
+                "oracle": act(o.best), "runner_up": act(o.runner_up), "lead": round(o.lead, 2),
+                "half_width": round(o.lead_half_width, 2), "clear": o.clear, "agree": pick == o.best,
+                "oracle_samples": o.samples, "oracle_cpu_s": round(o.cpu_s, 2)}) + "\n")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=200)
@@ -140,6 +160,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=1, help="processes for the oracle")
     p.add_argument("--max-minutes", type=float, default=None, help="stop handing out work after this long")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--save", type=Path, default=None, help="write each position's verdict here (JSON lines)")
     args = p.parse_args()
     from tqdm.auto import tqdm
 
@@ -198,6 +219,8 @@ def main() -> None:
     bar.close()
 
     done = len(oracles)
+    if args.save is not None:
+        save(args.save, positions, picks, oracles)
     phases: Counter[str] = Counter(ph for ph, _ in positions[:done])
     clear: Counter[str] = Counter()
     agree: Counter[str] = Counter()
