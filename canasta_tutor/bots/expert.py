@@ -285,9 +285,9 @@ def search(state: State, seat: int, candidates: list[tuple], iterations: int, se
 
 
 def race(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
-         max_seconds: float | None = None) -> list[Estimate]:
+         max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND) -> list[Estimate]:
     """Evaluate candidates by :func:`race_values` with a budget of ``playouts``; sorted best first."""
-    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds))
+    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds, min_round))
 
 
 def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:

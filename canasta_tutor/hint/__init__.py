@@ -109,7 +109,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import format_action
-from ..bots.expert import (RACE_MIN_ROUND, Estimate, candidate_actions, race, race_values, sample_line_values, search,
+from ..bots.expert import (RACE_MIN_ROUND, Estimate, candidate_actions, race, sample_line_values, search,
                            summarize)
 from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
@@ -405,8 +405,8 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     if samples is None:
         variant = obs.variant  # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
         if playouts is None and variant.hint_playouts is not None:
-            return state, summarize(cands, race_values(state, obs.seat, cands, variant.hint_playouts, seed,
-                                                       max_seconds, variant.hint_min_round or RACE_MIN_ROUND))
+            return state, race(state, obs.seat, cands, variant.hint_playouts, seed, max_seconds,
+                               variant.hint_min_round or RACE_MIN_ROUND)
         return state, race(state, obs.seat, cands, playouts or DEFAULT_PLAYOUTS, seed, max_seconds)
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
