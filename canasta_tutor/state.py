@@ -1399,15 +1399,18 @@ class State:
             points = KIND_VALUES[w]
         left = self.hand_size[seat] - used
         if showing:
-            pending = self.pending + points
             top_card = self.pile[-1]
             top = CARD_KIND[top_card]
             need = self.minimums[side]
-            cc = counts[:]
-            cc[top] += 1
-            cc[BLACK_THREE] = 0
             if left < 2:
                 return ("R-PACK-5", "Keep the natural pair to take the pack")
+            # a side shows melds before its initial meld, so the pack is frozen for it (R-FRZ-1): the
+            # take melds the top card with a natural pair from the hand, and those three count
+            pending = self.pending + points + 3 * KIND_VALUES[top]
+            cc = counts[:]
+            cc[top] -= 2
+            cc[BLACK_THREE] = 0
+            summary[top] = (3, 0)
             # after the take the hand must still hold a discard and a card to keep (R-OUT-2),
             # unless the player can go out; the pile's other cards (red threes aside, R-RED-3)
             # come into the hand too

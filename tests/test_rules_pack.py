@@ -151,6 +151,22 @@ def test_show_of_top_rank_and_hopeless_show_refused_R_PACK_5():
     refuse(state, ("meld", FIVE, 3, 0, 0), "R-PACK-5", "90")
 
 
+def test_show_counts_the_take_as_top_card_and_natural_pair_R_PACK_5():
+    """R-PACK-5 (with R-FRZ-1, R-OUT-2): a show is weighed with the take it leads to, the top card and the
+    natural pair melded together.  With 6H 6C 4S 2H left and the top card a six, the side needing 120 has
+    shown 95: six six six makes 110, and six six six with the deuce makes 130 but leaves one card.  The
+    show of the fives is refused; no show may leave the turn with no legal move (found by a six-handed
+    soak, where the check had let the six pair split to keep a six)."""
+    state = _pos(melds="", pile="6S", s="6H 6C 4S 2H 9S 9D 9C JK 5S 5H 5D", ns=3000)
+    ok(state, ("meld", NINE, 2, 1, 0))  # shown: 70
+    ok(state, ("add", NINE, NINE))  # shown: 80
+    refuse(state, ("meld", FIVE, 3, 0, 0), "R-OUT-2", "natural pair")
+    for a in state.legal_actions():
+        after = state.copy()
+        after.apply(a)
+        assert after.legal_actions(), f"after {a} no move is legal"
+
+
 def test_only_shown_cards_and_top_card_count_R_PACK_5_R_MIN_3():
     """R-PACK-5, R-MIN-3: cards in the pile below the top never count toward the minimum."""
     state = _pos(melds="", pile="AS AH KC 9H", s="9S 9D 5D 6D 7D 8D TD JD QD 4D 4C")
