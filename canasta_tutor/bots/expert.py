@@ -347,9 +347,9 @@ class ExpertBot:
             return cands[0]
         return self._choose(state, seat, cands)
 
-    def _choose(self, state: State, seat: int, cands: list[tuple]) -> tuple:
+    def _choose(self, state: State, seat: int, cands: list[tuple], iterations: int | None = None) -> tuple:
         seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
-        values = sample_values(state, seat, cands, self.iterations, seed, self.max_seconds)
+        values = sample_values(state, seat, cands, iterations or self.iterations, seed, self.max_seconds)
         return pick(cands, values, self.z)
 
     def _samba_act(self, state: State, seat: int) -> tuple:
@@ -358,9 +358,7 @@ class ExpertBot:
         cands = candidate_actions(state, seat)
         if len(cands) == 1:
             return cands[0]
-        seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
-        values = sample_values(state, seat, cands, min(self.iterations, SAMBA_ITERATIONS), seed, self.max_seconds)
-        return pick(cands, values, self.z)
+        return self._choose(state, seat, cands, min(self.iterations, SAMBA_ITERATIONS))
 
     def state_policy(self, state: State, seat: int) -> tuple:
         """For fast matches: decide straight from a state (the search only uses public

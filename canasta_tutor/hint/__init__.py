@@ -403,11 +403,10 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
     if samples is None:
-        variant = obs.variant  # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
-        if playouts is None and variant.hint_playouts is not None:
-            return state, race(state, obs.seat, cands, variant.hint_playouts, seed, max_seconds,
-                               variant.hint_min_round or RACE_MIN_ROUND)
-        return state, race(state, obs.seat, cands, playouts or DEFAULT_PLAYOUTS, seed, max_seconds)
+        # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
+        own = playouts is None and obs.variant.hint_playouts is not None
+        return state, race(state, obs.seat, cands, playouts or obs.variant.hint_playouts or DEFAULT_PLAYOUTS, seed,
+                           max_seconds, (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND)
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
@@ -429,6 +428,12 @@ def plan_playouts(variant: Variant) -> int:
     if variant.hint_playouts is None:
         return PLAN_PLAYOUTS
     return PLAN_PLAYOUTS * variant.hint_playouts // DEFAULT_PLAYOUTS
+
+
+def _takes_unseen(state: State, action: tuple) -> bool:
+    """Whether ``action`` takes a pack holding cards laid face down (R-ITAL-3): what follows depends on
+    cards nobody has seen, so a plan stops there."""
+    return action[0] == "take" and state.pile_hidden > 0
 
 
 def _plan_seed(seed: int, stage: int) -> int:
@@ -467,7 +472,7 @@ def _line(s1: State, seat: int, line: str) -> list[tuple]:
         if a[0] in _STOPS:
             break
         out.append(a)
-        hidden = a[0] == "take" and s.pile_hidden > 0  # the pack brings cards nobody has seen (R-ITAL-3)
+        hidden = _takes_unseen(s, a)
         s.apply_unchecked(a)
         if a[0] not in _CONTINUES or hidden:
             break
@@ -513,8 +518,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     """The whole-turn plan as actions: ``best``, then the rest of the turn while it follows from
     known cards, the line the search finds best (see the module docstring); and the rules of
     thumb's line after ``best``."""
-    if best[0] not in _CONTINUES or (best[0] == "take" and state.pile_hidden):
-        return [best], []  # (a take of cards laid face down, R-ITAL-3: what follows depends on unseen cards)
+    if best[0] not in _CONTINUES or _takes_unseen(state, best):
+        return [best], []
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
     s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
     usual = _line(s1, seat, "usual")
