@@ -94,7 +94,7 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
     return report
 
 
-def match(a: str, b: str, deals: int, seed: int, workers: int, iterations: int,
+def match(a: str, b: str, deals: int, seed: int, workers: int, iterations: int | None,
           max_seconds: float | None = None, log: TextIO | None = None) -> dict:
     pa = make_state_policy(a, seed=seed, iterations=iterations)
     pb = make_state_policy(b, seed=seed + 1, iterations=iterations)
@@ -109,7 +109,8 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=500)
     p.add_argument("--seed", type=int, default=10_000)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--iterations", type=int, default=24, help="expert samples per decision")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="expert samples per decision (default: the expert's own for the variant)")
     p.add_argument("--only", choices=["expert", "rules-of-thumb"], default=None)
     p.add_argument("--max-minutes", type=float, default=None, help="stop each match after this long")
     p.add_argument("--log", type=argparse.FileType("w"), default=None, help="write each deal's margin here")

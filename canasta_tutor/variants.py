@@ -130,9 +130,14 @@ class Variant:
     red_threes_need_canastas: int = 0
     #: the default hint's search budget in this variant: the playouts of its race of candidates and the
     #: fewest sampled deals a candidate plays in each round (None: the hint's defaults, 240 and 8).  A variant
-    #: whose playouts cost several classic ones sets a smaller budget, so that its hint answers as fast
+    #: whose playouts cost several classic ones sets a smaller budget, so that its hint answers as fast; one
+    #: whose playouts are cut off (``playout_turns``) sets a larger one, since they cost less
     hint_playouts: int | None = None
     hint_min_round: int | None = None
+    #: the default hint's and the expert's playouts stop after this many turns and the rest of the hand is
+    #: estimated (:mod:`canasta_tutor.bots.evaluation`, fitted on this variant's self-play); None: every
+    #: playout runs to the end of the hand.  The puzzles' verification search always plays to the end.
+    playout_turns: int | None = None
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -198,7 +203,9 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         Variant(name="classic", rule_area="", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
-                hand_size=11, draw=1, canastas_to_go_out=1),
+                hand_size=11, draw=1, canastas_to_go_out=1,
+                # playouts cut off after two rounds cost about a third of full ones and vary far less
+                hint_playouts=640, playout_turns=8),
         Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
                 hand_size=15, draw=2, canastas_to_go_out=2, go_out_rule="R-TWO-5"),
         # seats E, S, W: the classic table with North empty, so South keeps the learner's place

@@ -6,9 +6,10 @@ import pytest
 
 from canasta_tutor import Game
 from canasta_tutor.bots.expert import candidate_actions, race, race_values, rot_policy, sample_values, summarize
-from canasta_tutor.hint import DEFAULT_PLAYOUTS, analyse, grade, hint
+from canasta_tutor.hint import analyse, grade, hint
 from canasta_tutor.observer import observe
 from canasta_tutor.state import State
+from canasta_tutor.variants import CLASSIC
 
 
 def _position(wanted: int) -> State:
@@ -76,7 +77,7 @@ def test_race_is_deterministic_and_the_default_hint_races():
     assert [(e.action, e.mean, e.samples) for e in a] == [(e.action, e.mean, e.samples) for e in b]
     obs = observe(state, seat)
     _, est = analyse(obs, seed=0)
-    assert sum(e.samples for e in est) == DEFAULT_PLAYOUTS
+    assert sum(e.samples for e in est) == CLASSIC.hint_playouts  # classic declares its budget (cut-off playouts)
     h = hint(obs, seed=0)
     assert h.best == est[0].action and h.samples == est[0].samples == 70
     for alt, e in zip(h.alternatives, est[1:], strict=False):

@@ -35,7 +35,7 @@ class RandomStatePolicy:
         return legal[rng.randrange(len(legal))]
 
 
-def make_bot(name: str, seed: int = 0, iterations: int = 24, budget: float | None = None) -> Callable:
+def make_bot(name: str, seed: int = 0, iterations: int | None = None, budget: float | None = None) -> Callable:
     """A bot by name, as an observation policy."""
     if name == "random":
         return RandomBot(seed)
@@ -46,7 +46,7 @@ def make_bot(name: str, seed: int = 0, iterations: int = 24, budget: float | Non
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
 
 
-def make_state_policy(name: str, seed: int = 0, iterations: int = 24,
+def make_state_policy(name: str, seed: int = 0, iterations: int | None = None,
                       budget: float | None = None) -> Callable[[State, int], tuple]:
     """A bot by name, as a fast state policy for matches."""
     if name == "random":

@@ -30,7 +30,8 @@ from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
 from ..italian import can_go_out_for
 from ..observer import Observation, observe_compact
 from ..scoring import SideScore
-from ..state import GAME_OVER, HAND_OVER, State
+from ..state import DRAW, GAME_OVER, HAND_OVER, State
+from .evaluation import evaluate
 from .rules_of_thumb import decide, discard_scores, take_cost
 from .samba_policy import samba_candidates
 from .sampling import sample_hidden, state_from_observation
@@ -41,6 +42,10 @@ RACE_MIN_ROUND = 8
 #: the expert's samples per searched decision in Samba, at most (a Samba playout lists Samba's legal
 #: actions, with their look-ahead of the rest of the turn, at every step)
 SAMBA_ITERATIONS = 6
+#: the expert's samples per searched decision: with playouts to the end of the hand, and where the variant
+#: cuts them off (``Variant.playout_turns``; such a playout costs about a third of a full one)
+EXPERT_ITERATIONS = 24
+EXPERT_CUT_ITERATIONS = 48
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
@@ -118,9 +123,33 @@ def margin(sides: Sequence[SideScore], side: int) -> float:
     return sides[side].total - sum(others) / len(others)
 
 
-def playout(state: State, seat: int) -> float:
-    """Play the hand out with the rules-of-thumb policy; our side's margin (:func:`margin`)."""
+def playout(state: State, seat: int, turns: int | None = None) -> float:
+    """Play the hand out with the rules-of-thumb policy; our side's margin (:func:`margin`).
+
+    With ``turns``, stop at the start of the ``turns``-th turn after this one (if the hand has not
+    ended by then) and return the learned estimate of the margin the hand would end with
+    (:func:`~canasta_tutor.bots.evaluation.evaluate`): a cut-off playout."""
+    if turns is not None:
+        return _cut_playout(state, seat, turns)
     while state.phase not in (HAND_OVER, GAME_OVER):
+        actor = state.actor
+        assert actor is not None  # the game is not over
+        legal = state.legal_actions()
+        if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
+            return margin(state.score_hand().sides, state.sides[seat])
+        state.apply_unchecked(decide(observe_compact(state, actor, legal))[0])
+    return margin(state.hand_results[-1].sides, state.sides[seat])
+
+
+def _cut_playout(state: State, seat: int, turns: int) -> float:
+    passed = 0
+    last = state.turn
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        if state.turn != last:
+            passed += 1
+            last = state.turn
+            if passed >= turns and state.phase == DRAW:
+                return evaluate(state, state.sides[seat])
         actor = state.actor
         assert actor is not None  # the game is not over
         legal = state.legal_actions()
@@ -179,17 +208,17 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
 
 
 def sample_values(state: State, seat: int, candidates: list[tuple], iterations: int, seed: int,
-                  max_seconds: float | None = None) -> list[list[float]]:
+                  max_seconds: float | None = None, turns: int | None = None) -> list[list[float]]:
     """Playout values of each candidate on ``iterations`` shared samples of the hidden cards
-    (fewer if ``max_seconds`` runs out)."""
-    return sample_line_values(state, seat, [(a,) for a in candidates], iterations, seed, max_seconds)
+    (fewer if ``max_seconds`` runs out); playouts cut off after ``turns`` turns if given (:func:`playout`)."""
+    return sample_line_values(state, seat, [(a,) for a in candidates], iterations, seed, max_seconds, turns)
 
 
 def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], iterations: int, seed: int,
-                       max_seconds: float | None = None) -> list[list[float]]:
+                       max_seconds: float | None = None, turns: int | None = None) -> list[list[float]]:
     """Playout values of each line (actions played one after another, then the hand played
-    out) on ``iterations`` shared samples of the hidden cards (fewer if ``max_seconds`` runs
-    out).  A single action is a line of one."""
+    out, or cut off after ``turns`` turns) on ``iterations`` shared samples of the hidden cards
+    (fewer if ``max_seconds`` runs out).  A single action is a line of one."""
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in lines]
     start = time.perf_counter()
@@ -201,7 +230,7 @@ def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], 
             s = det.copy()
             for a in line:
                 s.apply_unchecked(a)
-            values[i].append(playout(s, seat))
+            values[i].append(playout(s, seat, turns))
         if max_seconds is not None and it >= 3 and time.perf_counter() - start > max_seconds:
             break
     return values
@@ -242,7 +271,8 @@ def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estima
 
 
 def race_values(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
-                max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND) -> list[list[float]]:
+                max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND,
+                turns: int | None = None) -> list[list[float]]:
     """Playout values of each candidate, by successive halving on shared samples of the hidden cards.
 
     The race runs ``ceil(log2(k))`` rounds for ``k`` candidates.  Each round shares
@@ -252,7 +282,7 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     is made: with 8 candidates and 240 playouts the last two are compared on 70 shared deals
     where an even split gives each 30.  Deterministic for a seed (``max_seconds`` aside, which
     ends the race early on the deals played so far).  A candidate's list holds its values on
-    the first deals, in order."""
+    the first deals, in order.  ``turns``: cut-off playouts (:func:`playout`)."""
     k = len(candidates)
     rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
     rng = random.Random(seed)
@@ -268,7 +298,7 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
             for i in alive:
                 s = det.copy()
                 s.apply_unchecked(candidates[i])
-                values[i].append(playout(s, seat))
+                values[i].append(playout(s, seat, turns))
             played += 1
             if max_seconds is not None and played >= 4 and time.perf_counter() - start > max_seconds:
                 return values
@@ -279,15 +309,15 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
 
 
 def search(state: State, seat: int, candidates: list[tuple], iterations: int, seed: int,
-           max_seconds: float | None = None) -> list[Estimate]:
+           max_seconds: float | None = None, turns: int | None = None) -> list[Estimate]:
     """Evaluate candidates on shared samples of the hidden cards; sorted best first."""
-    return summarize(candidates, sample_values(state, seat, candidates, iterations, seed, max_seconds))
+    return summarize(candidates, sample_values(state, seat, candidates, iterations, seed, max_seconds, turns))
 
 
 def race(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
-         max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND) -> list[Estimate]:
+         max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND, turns: int | None = None) -> list[Estimate]:
     """Evaluate candidates by :func:`race_values` with a budget of ``playouts``; sorted best first."""
-    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds, min_round))
+    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds, min_round, turns))
 
 
 def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
@@ -304,13 +334,14 @@ def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
 class ExpertBot:
     """Callable policy ``bot(observation) -> action``, deterministic for a given seed.
 
-    ``iterations`` samples of the hidden cards per searched decision; decisions with a
+    ``iterations`` samples of the hidden cards per searched decision (default ``EXPERT_ITERATIONS``,
+    or ``EXPERT_CUT_ITERATIONS`` in a variant whose playouts are cut off); decisions with a
     single sensible candidate are left to the rules of thumb.
     """
 
     name = "expert"
 
-    def __init__(self, iterations: int = 24, seed: int = 0, max_seconds: float | None = None,
+    def __init__(self, iterations: int | None = None, seed: int = 0, max_seconds: float | None = None,
                  search_melds: bool = True, z: float = 1.0) -> None:
         self.z = z
         self.iterations = iterations
@@ -349,7 +380,9 @@ class ExpertBot:
 
     def _choose(self, state: State, seat: int, cands: list[tuple], iterations: int | None = None) -> tuple:
         seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
-        values = sample_values(state, seat, cands, iterations or self.iterations, seed, self.max_seconds)
+        turns = state.variant.playout_turns
+        n = iterations or self.iterations or (EXPERT_CUT_ITERATIONS if turns else EXPERT_ITERATIONS)
+        values = sample_values(state, seat, cands, n, seed, self.max_seconds, turns)
         return pick(cands, values, self.z)
 
     def _samba_act(self, state: State, seat: int) -> tuple:
@@ -358,7 +391,7 @@ class ExpertBot:
         cands = candidate_actions(state, seat)
         if len(cands) == 1:
             return cands[0]
-        return self._choose(state, seat, cands, min(self.iterations, SAMBA_ITERATIONS))
+        return self._choose(state, seat, cands, min(self.iterations or EXPERT_ITERATIONS, SAMBA_ITERATIONS))
 
     def state_policy(self, state: State, seat: int) -> tuple:
         """For fast matches: decide straight from a state (the search only uses public

@@ -27,6 +27,15 @@ deterministic: the same position and seed give the same hint on any machine
 under any load.  A wall-clock cap applies only when asked (``max_seconds``).
 Asked for ``samples``, every candidate is played on that many deals instead.
 
+In classic Canasta the race's playouts are cut off: each plays two rounds
+(``Variant.playout_turns`` = 8 turns) past the move with the rules of thumb,
+and the rest of the hand is estimated by a linear function of the position's
+facts fitted to self-play (:mod:`~canasta_tutor.bots.evaluation`).  Such a
+playout costs about a third of one to the end of the hand and varies far less,
+so the classic budget is 640 of them (``Variant.hint_playouts``) for about the
+time 240 full ones took.  The search with ``samples`` (the puzzles'
+verification, :func:`compare`) still plays every hand to its end.
+
 Samba searches the same way with a smaller fixed budget, since every step of
 a Samba playout lists Samba's legal actions with their look-ahead of the rest
 of the turn: at most six candidates taken from each of Samba's verbs in turn
@@ -406,7 +415,8 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
         # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
         own = playouts is None and obs.variant.hint_playouts is not None
         return state, race(state, obs.seat, cands, playouts or obs.variant.hint_playouts or DEFAULT_PLAYOUTS, seed,
-                           max_seconds, (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND)
+                           max_seconds, (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND,
+                           obs.variant.playout_turns)
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
@@ -424,8 +434,9 @@ MAX_PLAN_STEPS = 40
 
 def plan_playouts(variant: Variant) -> int:
     """The plan's playouts in ``variant``: ``PLAN_PLAYOUTS``, cut in the proportion of the variant's smaller
-    hint budget (``Variant.hint_playouts``) where it declares one."""
-    if variant.hint_playouts is None:
+    hint budget (``Variant.hint_playouts``) where it declares one (a larger budget, for cut-off playouts,
+    leaves the plan's as it is)."""
+    if variant.hint_playouts is None or variant.hint_playouts >= DEFAULT_PLAYOUTS:
         return PLAN_PLAYOUTS
     return PLAN_PLAYOUTS * variant.hint_playouts // DEFAULT_PLAYOUTS
 
@@ -533,7 +544,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     if len(lines) == 1:
         return [best, *usual], usual
     n = max(PLAN_MIN_SAMPLES, samples if samples is not None else plan_playouts(state.variant) // len(lines))
-    est = summarize(list(lines), sample_line_values(s1, seat, lines, n, _plan_seed(seed, 1)))
+    turns = state.variant.playout_turns if samples is None else None  # as the race that chose ``best``
+    est = summarize(list(lines), sample_line_values(s1, seat, lines, n, _plan_seed(seed, 1), None, turns))
     return [best, *_gated(est, lines[0])], usual
 
 

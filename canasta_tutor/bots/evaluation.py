@@ -1,0 +1,134 @@
+"""A learned estimate of how a classic hand will end, for cut-off playouts.
+
+A playout that runs to the end of the hand measures a move's value with a lot
+of noise: everything that happens in the thirty turns after the move (which
+cards come off the stock, who goes out and when) moves the margin by hundreds
+of points, and only a little of that is the move's doing.  The search can
+instead play a few turns past the move, where its consequences show (the pack
+taken or refused, the canasta finished, the card the next player took), and
+then *estimate* the rest of the hand.
+
+:func:`evaluate` is that estimate: a linear function of facts of a sampled,
+fully dealt state (points on the table, canastas and near-canastas, cards and
+pairs in each side's hands, the pile and who draws next, the stock left),
+fitted by least squares to the final margins of rules-of-thumb self-play
+(``benchmarks/fit_evaluation.py`` writes ``evaluation_weights.json``).  So it
+estimates the same quantity a full playout measures: the hand's margin when
+the rest is played by the rules of thumb.  The weights are data, read once;
+the evaluation itself is plain Python, with no numpy in the search.
+
+It is fitted on classic four-handed play; other variants play their playouts
+to the end of the hand (``Variant.playout_turns`` is None for them).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
+from ..state import DRAW, State
+
+WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")
+
+#: per side: the facts :func:`side_features` measures, in order
+SIDE_FEATURES = (
+    "table_points",  # melded card points, canasta bonuses and red threes as they would score now
+    "hand_points",  # the card points held in the side's hands (scored against it)
+    "natural_canastas",
+    "mixed_canastas",
+    "melds_at_6",  # melds one card short of a canasta
+    "melds_at_5",
+    "melds_at_4_or_less",
+    "has_melded",  # the side has made its initial meld
+    "hand_cards",
+    "hand_wilds",
+    "hand_pairs",  # natural ranks held two or more times, not yet melded by the side
+    "hand_fits",  # natural cards that could be added to the side's melds
+    "hand_black_threes",
+    "hand_cards_x_stock",  # hand cards weighed by the share of the stock left
+    "hand_points_x_stock",
+    "pile_if_next",  # pile size when the side draws next
+    "pile_if_next_frozen",  # ... and the pile is frozen for it
+)
+GLOBAL_FEATURES = ("stock_share",)
+FEATURES = tuple(f"our_{n}" for n in SIDE_FEATURES) + tuple(f"their_{n}" for n in SIDE_FEATURES) + GLOBAL_FEATURES
+
+
+def side_features(state: State, side: int) -> list[float]:
+    """The facts of :data:`SIDE_FEATURES` for ``side`` in a fully dealt classic state."""
+    variant = state.variant
+    bonuses = variant.bonuses
+    melds = state.melds[side]
+    table = 0
+    natural = mixed = at6 = at5 = low = 0
+    for m in melds.values():
+        n = len(m[0]) + len(m[1])
+        table += sum(CARD_VALUE[c] for c in m[0]) + sum(CARD_VALUE[c] for c in m[1])
+        if n >= 7:
+            if m[1]:
+                mixed += 1
+            else:
+                natural += 1
+        elif n == 6:
+            at6 += 1
+        elif n == 5:
+            at5 += 1
+        else:
+            low += 1
+    red = bonuses.red_threes[len(state.red3[side])]
+    table += natural * bonuses.natural_canasta + mixed * bonuses.mixed_canasta + (red if melds else -red)
+    hand_points = cards = wilds = pairs = fits = b3 = 0
+    counts = [0] * len(KIND_VALUES)
+    for seat in variant.side_seats[side]:
+        for kind, held in enumerate(state.hands[seat]):
+            k = len(held)
+            if k:
+                counts[kind] += k
+                hand_points += KIND_VALUES[kind] * k
+    for kind, k in enumerate(counts):
+        if not k:
+            continue
+        cards += k
+        if kind in (DEUCE, JOKER):
+            wilds += k
+        elif kind == BLACK_THREE:
+            b3 += k
+        elif kind != RED_THREE:
+            if kind in melds:
+                fits += k
+            elif k >= 2:
+                pairs += 1
+    share = len(state.stock) / 50.0
+    turn_side = state.sides[state.turn]
+    nxt = state.phase == DRAW and turn_side == side
+    frozen = state.freeze_at >= 0 or not state.initial[side]
+    pile = len(state.pile) if nxt else 0
+    return [float(table), float(-hand_points), float(natural), float(mixed), float(at6), float(at5), float(low),
+            float(bool(melds)), float(cards), float(wilds), float(pairs), float(fits), float(b3),
+            cards * share, -hand_points * share, float(pile), float(pile if frozen else 0)]
+
+
+def features(state: State, side: int) -> list[float]:
+    """The facts of :data:`FEATURES`: ``side``'s, the other side's, then the table's."""
+    return side_features(state, side) + side_features(state, 1 - side) + [len(state.stock) / 50.0]
+
+
+@lru_cache(maxsize=1)
+def weights() -> tuple[float, tuple[float, ...]]:
+    """The fitted intercept and weights (one per name of :data:`FEATURES`)."""
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{WEIGHTS_FILE.name} was fitted on other features; run benchmarks/fit_evaluation.py")
+    return float(data["intercept"]), tuple(float(w) for w in data["weights"])
+
+
+def evaluate(state: State, side: int) -> float:
+    """The expected margin of the hand for ``side`` (its score less the other side's) from here,
+    as rules-of-thumb play would end it: the fitted linear estimate."""
+    b, w = weights()
+    return b + sum(x * y for x, y in zip(features(state, side), w, strict=True))
+
+
+__all__ = ["FEATURES", "features", "evaluate", "weights", "WEIGHTS_FILE"]
