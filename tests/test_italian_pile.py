@@ -302,7 +302,8 @@ def test_the_hint_plan_stops_at_a_take_of_unseen_cards_R_ITAL_3() -> None:
 
 def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     """Italian Canasta declares a smaller hint budget on its Variant (its playouts cost about two classic ones);
-    the classic game and the other variants keep the hint's defaults."""
+    classic declares a larger one for its cut-off playouts, with the plan's budget unchanged, and the other
+    variants keep the hint's defaults."""
     from canasta_tutor.hint import DEFAULT_PLAYOUTS, PLAN_PLAYOUTS, analyse, plan_playouts
     from canasta_tutor.variants import VARIANTS, get_variant
 
@@ -310,8 +311,12 @@ def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     assert italian.hint_playouts is not None and italian.hint_playouts < DEFAULT_PLAYOUTS
     assert plan_playouts(italian) < PLAN_PLAYOUTS
     for name, v in VARIANTS.items():
-        if name not in ("italian", "samba"):
+        if name == "classic":
+            assert v.playout_turns and v.hint_playouts and v.hint_playouts > DEFAULT_PLAYOUTS
+            assert v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS
+        elif name not in ("italian", "samba"):
             assert v.hint_playouts is None and v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS
+            assert v.playout_turns is None
     state = Game(variant="italian").new_initial_state(seed=4)
     state.apply(("draw",))
     _, est = analyse(observe(state, state.turn))

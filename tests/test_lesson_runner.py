@@ -166,7 +166,7 @@ def test_with_search_the_hint_grades_the_wrong_move() -> None:
     level = one_level('par = 1\nsuccess = "pack_taken"\nsolutions = [["take 9 9 9"]]\n')
     state = LevelRun(level, hint_fn=None).start
     text = why_worse(state, "S", ("draw",), parse_action("take 9 9 9"), seed=0, search=True)
-    assert text.startswith("In a game the hint rates draw ") and "take 9 9 9" in text
+    assert text.startswith("The hint rates draw a mistake and prefers take 9 9 9."), text
     assert "Drawing leaves the 4-card pack to the others." in text
     assert why_worse(state, "S", ("discard", 4)) == ""  # not legal here: nothing to explain
 

@@ -77,9 +77,11 @@ def test_race_is_deterministic_and_the_default_hint_races():
     assert [(e.action, e.mean, e.samples) for e in a] == [(e.action, e.mean, e.samples) for e in b]
     obs = observe(state, seat)
     _, est = analyse(obs, seed=0)
-    assert sum(e.samples for e in est) == CLASSIC.hint_playouts  # classic declares its budget (cut-off playouts)
+    # classic declares its budget (cut-off playouts); each round's share is rounded down
+    budget = CLASSIC.hint_playouts
+    assert budget is not None and 0.95 * budget <= sum(e.samples for e in est) <= budget
     h = hint(obs, seed=0)
-    assert h.best == est[0].action and h.samples == est[0].samples == 70
+    assert h.best == est[0].action and h.samples == est[0].samples > budget / len(est)
     for alt, e in zip(h.alternatives, est[1:], strict=False):
         assert alt.gap == pytest.approx(e.gap)
 

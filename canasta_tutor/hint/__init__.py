@@ -360,7 +360,9 @@ def _comparison(gap: float, gap_stderr: float) -> str:
 def _verdict(alts: list[Alternative]) -> str:
     if not alts:
         return ONLY
-    return CLOSE if alts[0].close else CLEAR
+    # clear only when every alternative shown is worse beyond its interval: a move the race dropped early
+    # was played on fewer deals, so it can still be "about as good" when the runner-up is not
+    return CLOSE if any(a.close for a in alts) else CLEAR
 
 
 #: Facts that say again what a refusal already said, when the refusal cites the same rule.
