@@ -1,0 +1,127 @@
+"""The cut-off playouts' evaluation (bots/evaluation.py) and the cut-off playout itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from canasta_tutor import Game
+from canasta_tutor.bots.evaluation import FEATURES, WEIGHTS_FILE, evaluate, features, side_features, weights
+from canasta_tutor.bots.expert import margin, playout, rot_policy, sample_values
+from canasta_tutor.bots.sampling import sample_hidden
+from canasta_tutor.cards import parse_card
+from canasta_tutor.state import DRAW, GAME_OVER, HAND_OVER, State
+from canasta_tutor.variants import CLASSIC, VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _states(seed: int, every: int = 9) -> list[State]:
+    """Turn starts of a rules-of-thumb hand."""
+    state = Game().new_initial_state(seed=seed)
+    out = []
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        if state.phase == DRAW and len(state.history) % every == 0:
+            out.append(state.copy())
+        state.apply_unchecked(rot_policy(state, state.actor))
+    return out
+
+
+def test_the_weights_file_matches_the_features() -> None:
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert data["features"] == list(FEATURES)
+    b, w = weights()
+    assert len(w) == len(FEATURES) and all(isinstance(x, float) for x in w)
+    assert 0.1 < data["held_out_explained"] < 1  # the fit explains part of the final margin, on unseen hands
+
+
+def test_the_estimate_is_the_same_for_both_sides_with_the_sign_turned() -> None:
+    """The fit sees every turn start from both sides with the margin negated, so one side's
+    estimate is the other's negated: the search reads the same hand the same way from either seat."""
+    for state in _states(5) + _states(6):
+        assert evaluate(state, 0) == pytest.approx(-evaluate(state, 1), abs=1e-6)
+
+
+def test_the_weights_read_points_the_way_the_score_does() -> None:
+    """Points on the table count for a side and the card points in its hands against it (R-SCORE-1);
+    a meld one card short of a canasta is worth more than a short one."""
+    _, w = weights()
+    named = dict(zip(FEATURES, w, strict=True))
+    assert named["our_table_points"] > 0.5 and named["their_table_points"] < -0.5
+    assert named["our_melds_at_6"] > named["our_melds_at_4_or_less"]
+    state = _states(5)[3]
+    better = state.copy()
+    side = better.sides[better.turn]
+    better.melds[side][5] = [[parse_card(c) for c in ("9H", "9D", "9S", "9C", "9H", "9D", "9S")], []]  # a natural canasta
+    assert evaluate(better, side) > evaluate(state, side) + 500
+
+
+def test_side_features_count_what_lies_on_the_table_and_in_hand() -> None:
+    state = Game().new_initial_state(seed=2)
+    f = dict(zip((n for n in FEATURES if n.startswith("our_")), side_features(state, 0), strict=True))
+    cards = sum(len(k) for seat in CLASSIC.side_seats[0] for k in state.hands[seat])
+    assert f["our_hand_cards"] == cards and f["our_table_points"] <= 0 and f["our_has_melded"] == 0
+    assert len(features(state, 0)) == len(FEATURES)
+
+
+def test_a_cut_off_playout_stops_at_a_turn_start_and_reads_the_estimate() -> None:
+    """``playout(state, seat, turns=k)`` plays the rules of thumb until the k-th turn after this one
+    starts, then returns the estimate of the hand's margin there; the same walk by hand gives the same value."""
+    state = _states(8)[2]
+    seat = state.actor
+    assert seat is not None
+    for k in (1, 4, 8):
+        walked = state.copy()
+        passed, last = 0, walked.turn
+        while True:
+            if walked.turn != last:
+                passed, last = passed + 1, walked.turn
+                if passed >= k and walked.phase == DRAW:
+                    break
+            walked.apply_unchecked(rot_policy(walked, walked.actor))
+        assert playout(state.copy(), seat, turns=k) == pytest.approx(evaluate(walked, walked.sides[seat]))
+
+
+def test_a_hand_that_ends_before_the_cut_off_scores_as_it_ended() -> None:
+    state = _states(8)[-1]
+    seat = state.actor
+    assert seat is not None
+    full = state.copy()
+    value = playout(full, seat)
+    assert playout(state.copy(), seat, turns=10_000) == value == margin(full.hand_results[-1].sides, full.sides[seat])
+
+
+def test_cut_off_values_vary_less_than_full_ones() -> None:
+    """The point of the cut-off: on the same sampled deals, the paired difference between two
+    moves is measured with a smaller spread."""
+    import random
+    import statistics
+
+    state = _states(9)[4]
+    seat = state.actor
+    assert seat is not None
+    state.apply_unchecked(("draw",))
+    discards = [a for a in state.legal_actions() if a[0] == "discard"][:2]
+    full = sample_values(state, seat, discards, 40, seed=1)
+    cut = sample_values(state, seat, discards, 40, seed=1, turns=8)
+    spread = [statistics.pstdev([x - y for x, y in zip(v[0], v[1], strict=True)]) for v in (full, cut)]
+    assert spread[1] < spread[0]
+    assert sample_hidden(state, seat, random.Random(0)) is not None
+
+
+def test_only_classic_cuts_its_playouts_off() -> None:
+    """The weights are fitted on classic four-handed play; the other variants play their playouts out."""
+    assert CLASSIC.playout_turns == 8
+    assert all(v.playout_turns is None for name, v in VARIANTS.items() if name != "classic")
+
+
+@pytest.mark.slow
+def test_the_fitting_script_runs_and_reports_the_fit(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fit_evaluation.py"), "--hands", "40",
+                          "--dry-run"], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert "all held out: spread" in out.stdout and "our_table_points" in out.stdout
+    assert "wrote" not in out.stdout  # a dry run leaves the weights alone
