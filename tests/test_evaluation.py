@@ -56,7 +56,8 @@ def test_the_weights_read_points_the_way_the_score_does() -> None:
     state = _states(5)[3]
     better = state.copy()
     side = better.sides[better.turn]
-    better.melds[side][5] = [[parse_card(c) for c in ("9H", "9D", "9S", "9C", "9H", "9D", "9S")], []]  # a natural canasta
+    nines = ("9H", "9D", "9S", "9C", "9H", "9D", "9S")
+    better.melds[side][5] = [[parse_card(c) for c in nines], []]  # a natural canasta of nines
     assert evaluate(better, side) > evaluate(state, side) + 500
 
 
