@@ -563,3 +563,31 @@ def test_the_italian_fields_default_to_the_classic_game_R_ITAL_4_R_ITAL_6_R_ITAL
         fields = (v.deuce_melds, v.pile_always_frozen, v.initial_without_wilds, v.pile_start != "upcard",
                   v.checked_listing, bool(v.bonuses.deuce_canasta or v.bonuses.ten_canastas))
         assert fields == ((True,) * 6 if name == "italian" else (False,) * 6), name
+
+
+def test_the_hint_says_what_going_out_pays_in_italian_canasta_R_ITAL_9() -> None:
+    """The going-out fact names Italian Canasta's own bonus, 300 (R-ITAL-9), and its two-canasta rule
+    (R-ITAL-8), not the classic 100 of R-SCORE-1."""
+    from canasta_tutor.bots.expert import rot_policy
+    from canasta_tutor.hint.detectors import move_facts
+    from canasta_tutor.observer import observe
+
+    found = 0
+    for seed in range(40):
+        state = Game(variant="italian").new_initial_state(seed=seed)
+        while state.phase not in (HAND_OVER, GAME_OVER) and not found:
+            seat = state.actor
+            for a in state.legal_actions():
+                after = state.copy()
+                after.apply_unchecked(a)
+                if after.went_out is not None and seat == state.turn:
+                    facts = {f.id: f for f in move_facts(observe(state, seat), a)}
+                    fact = facts["goes-out"]
+                    assert "+300 for going out" in fact.text and "R-ITAL-9" in fact.text, fact.text
+                    assert fact.rule == "R-ITAL-8" and "R-SCORE-1" not in fact.text
+                    found += 1
+                    break
+            state.apply_unchecked(rot_policy(state, state.actor))
+        if found:
+            break
+    assert found

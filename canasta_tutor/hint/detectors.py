@@ -333,6 +333,10 @@ def goes_out(c: Context) -> Fact | None:
     if _samba(c.obs):
         return Fact("goes-out", "This goes out: +200 for going out, and your side has the two canastas it needs "
                     "(R-SAMBA-7, R-SAMBA-9).", GOOD, "R-SAMBA-7", "P-GO-OUT")
+    variant = c.obs.variant
+    if variant.deuce_melds:  # Italian Canasta pays its own going-out bonus (R-ITAL-9)
+        return Fact("goes-out", f"This goes out: +{variant.bonuses.going_out} for going out, and your side has the "
+                    f"two canastas it needs ({variant.go_out_rule}, R-ITAL-9).", GOOD, variant.go_out_rule, "P-GO-OUT")
     return Fact("goes-out", "This goes out: +100 for going out (R-OUT-1, R-SCORE-1).", GOOD, "R-OUT-1", "P-GO-OUT")
 
 
