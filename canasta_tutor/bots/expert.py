@@ -138,23 +138,10 @@ def playout(state: State, seat: int, turns: int | None = None) -> float:
     With ``turns``, stop at the start of the ``turns``-th turn after this one (if the hand has not
     ended by then) and return the learned estimate of the margin the hand would end with
     (:func:`~canasta_tutor.bots.evaluation.evaluate`): a cut-off playout."""
-    if turns is not None:
-        return _cut_playout(state, seat, turns)
-    while state.phase not in (HAND_OVER, GAME_OVER):
-        actor = state.actor
-        assert actor is not None  # the game is not over
-        legal = state.legal_actions()
-        if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
-            return margin(state.score_hand().sides, state.sides[seat])
-        state.apply_unchecked(decide(observe_compact(state, actor, legal))[0])
-    return margin(state.hand_results[-1].sides, state.sides[seat])
-
-
-def _cut_playout(state: State, seat: int, turns: int) -> float:
     passed = 0
     last = state.turn
     while state.phase not in (HAND_OVER, GAME_OVER):
-        if state.turn != last:
+        if turns is not None and state.turn != last:
             passed += 1
             last = state.turn
             if passed >= turns and state.phase == DRAW:
