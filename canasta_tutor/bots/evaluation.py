@@ -52,8 +52,10 @@ SIDE_FEATURES = (
     "pile_if_next",  # pile size when the side draws next
     "pile_if_next_frozen",  # ... and the pile is frozen for it
 )
-GLOBAL_FEATURES = ("stock_share",)
-FEATURES = tuple(f"our_{n}" for n in SIDE_FEATURES) + tuple(f"their_{n}" for n in SIDE_FEATURES) + GLOBAL_FEATURES
+#: ``side``'s facts, then the other side's.  The fit sees every turn start from both sides with the margin
+#: negated, so a fact the two sides share (the stock left, say) could only ever get a weight of 0: the
+#: stock enters through the hand terms weighed by it instead.
+FEATURES = tuple(f"our_{n}" for n in SIDE_FEATURES) + tuple(f"their_{n}" for n in SIDE_FEATURES)
 
 
 def side_features(state: State, side: int) -> list[float]:
@@ -111,8 +113,8 @@ def side_features(state: State, side: int) -> list[float]:
 
 
 def features(state: State, side: int) -> list[float]:
-    """The facts of :data:`FEATURES`: ``side``'s, the other side's, then the table's."""
-    return side_features(state, side) + side_features(state, 1 - side) + [len(state.stock) / 50.0]
+    """The facts of :data:`FEATURES`: ``side``'s, then the other side's."""
+    return side_features(state, side) + side_features(state, 1 - side)
 
 
 @lru_cache(maxsize=1)
