@@ -268,7 +268,7 @@ def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estima
 
 def race_values(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
                 max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND,
-                turns: int | None = None) -> list[list[float]]:
+                turns: int | None = None, keep_first: bool = False) -> list[list[float]]:
     """Playout values of each candidate, by successive halving on shared samples of the hidden cards.
 
     The race runs ``ceil(log2(k))`` rounds for ``k`` candidates.  Each round shares
@@ -278,7 +278,9 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     is made: with 8 candidates and 240 playouts the last two are compared on 70 shared deals
     where an even split gives each 30.  Deterministic for a seed (``max_seconds`` aside, which
     ends the race early on the deals played so far).  A candidate's list holds its values on
-    the first deals, in order.  ``turns``: cut-off playouts (:func:`playout`)."""
+    the first deals, in order.  ``turns``: cut-off playouts (:func:`playout`).  ``keep_first``:
+    the first candidate stays in every round and the others are halved (the expert's race,
+    where the first is the rules-of-thumb choice that a challenger must beat)."""
     k = len(candidates)
     rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
     rng = random.Random(seed)
@@ -299,8 +301,10 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
             if max_seconds is not None and played >= 4 and time.perf_counter() - start > max_seconds:
                 return values
         if r < rounds - 1:
-            ranked = sorted(alive, key=lambda i: (-sum(values[i]) / len(values[i]), i))
-            alive = sorted(ranked[: (len(alive) + 1) // 2])
+            kept = [0] if keep_first else []
+            rest = [i for i in alive if i not in kept]
+            ranked = sorted(rest, key=lambda i: (-sum(values[i]) / len(values[i]), i))
+            alive = kept + sorted(ranked[: (len(rest) + 1) // 2])
     return values
 
 
@@ -318,9 +322,13 @@ def race(state: State, seat: int, candidates: list[tuple], playouts: int, seed: 
 
 def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
     """The first candidate (the rules-of-thumb choice) unless another beats it by more than
-    ``z`` paired standard errors: search overrules the heuristics only when it is sure."""
+    ``z`` paired standard errors: search overrules the heuristics only when it is sure.
+    Only candidates played on as many deals as the first can overrule it (a race,
+    ``race_values(keep_first=True)``, drops the others on fewer deals)."""
     best_i, best_gain = 0, 0.0
     for i in range(1, len(candidates)):
+        if len(values[i]) != len(values[0]):
+            continue
         m, se = _mean_se([x - y for x, y in zip(values[i], values[0], strict=True)])
         if m > z * se and m > best_gain:
             best_i, best_gain = i, m
@@ -378,7 +386,13 @@ class ExpertBot:
         seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
         turns = state.variant.playout_turns
         n = iterations or self.iterations or (EXPERT_CUT_ITERATIONS if turns else EXPERT_ITERATIONS)
-        values = sample_values(state, seat, cands, n, seed, self.max_seconds, turns)
+        if state.variant.sequences:
+            values = sample_values(state, seat, cands, n, seed, self.max_seconds, turns)
+        else:
+            # the same playouts as ``n`` for each, raced: the challengers are halved each round
+            # and the rules-of-thumb choice meets the best of them on the most deals
+            values = race_values(state, seat, cands, n * len(cands), seed, self.max_seconds,
+                                 min_round=1, turns=turns, keep_first=True)
         return pick(cands, values, self.z)
 
     def _samba_act(self, state: State, seat: int) -> tuple:
