@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.bots.expert import candidate_actions, race, race_values, rot_policy, sample_values, summarize
+from canasta_tutor.bots.expert import (
+    candidate_actions,
+    pick,
+    race,
+    race_values,
+    rot_policy,
+    sample_values,
+    summarize,
+)
 from canasta_tutor.hint import analyse, grade, hint
 from canasta_tutor.observer import observe
 from canasta_tutor.state import State
@@ -95,3 +103,29 @@ def test_grade_of_a_dropped_move_uses_the_paired_gap():
     dropped = est[-1]
     g = grade(obs, dropped.action, seed=0)
     assert g.loss == pytest.approx(max(0.0, dropped.gap - dropped.diff_stderr))
+
+
+def test_the_expert_race_keeps_the_rules_of_thumb_choice_in_every_round():
+    """``keep_first``: the first candidate (the rules-of-thumb choice) is never dropped; the
+    challengers are halved, and the budget is the same as an even split."""
+    state = _position(8)
+    seat = state.actor
+    assert seat is not None
+    cands = candidate_actions(state, seat, wide=True)
+    values = race_values(state, seat, cands, 8 * 48, seed=4, min_round=1, keep_first=True)
+    # three rounds of 128 playouts: 8 x 16, then the first and 4 challengers x 25, then the first and 2 x 42
+    assert len(values[0]) == 16 + 25 + 42
+    assert sorted(len(v) for v in values[1:]) == [16, 16, 16, 41, 41, 83, 83]
+    assert sum(len(v) for v in values) <= 8 * 48
+    even = sample_values(state, seat, cands, 16, seed=4)
+    assert [v[:16] for v in values] == even
+
+
+def test_pick_only_lets_a_challenger_played_on_every_deal_overrule():
+    cands = [("draw",), ("take",), ("discard", "K")]
+    # the dropped third looks far better on its few deals, but it was not played on them all
+    values = [[0.0, 0.0, 0.0, 0.0], [10.0, 12.0, 11.0, 13.0], [500.0, 600.0]]
+    assert pick(cands, values, z=1.0) == ("take",)
+    # a challenger within its noise does not overrule the first
+    values = [[0.0, 0.0, 0.0, 0.0], [40.0, -40.0, 30.0, -20.0], [500.0, 600.0]]
+    assert pick(cands, values, z=1.0) == ("draw",)

@@ -51,7 +51,8 @@ RACE_MIN_ROUND = 8
 #: the expert's samples per searched decision in Samba, at most (a Samba playout lists Samba's legal
 #: actions, with their look-ahead of the rest of the turn, at every step)
 SAMBA_ITERATIONS = 6
-#: the expert's samples per searched decision: with playouts to the end of the hand, and where the variant
+#: the expert's samples per candidate of a searched decision (its race shares that many playouts
+#: per candidate among them, :meth:`ExpertBot._choose`): with playouts to the end of the hand, and where the variant
 #: cuts them off (``Variant.playout_turns``; such a playout costs about a third of a full one)
 EXPERT_ITERATIONS = 24
 EXPERT_CUT_ITERATIONS = 48
@@ -338,9 +339,10 @@ def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:
 class ExpertBot:
     """Callable policy ``bot(observation) -> action``, deterministic for a given seed.
 
-    ``iterations`` samples of the hidden cards per searched decision (default ``EXPERT_ITERATIONS``,
-    or ``EXPERT_CUT_ITERATIONS`` in a variant whose playouts are cut off); decisions with a
-    single sensible candidate are left to the rules of thumb.
+    ``iterations`` playouts per candidate of a searched decision (default ``EXPERT_ITERATIONS``,
+    or ``EXPERT_CUT_ITERATIONS`` in a variant whose playouts are cut off), shared out by a race
+    that keeps the rules-of-thumb choice in (Samba: the same samples for every candidate);
+    decisions with a single sensible candidate are left to the rules of thumb.
     """
 
     name = "expert"
