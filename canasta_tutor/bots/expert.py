@@ -384,26 +384,29 @@ class ExpertBot:
             return cands[0]
         return self._choose(state, seat, cands)
 
-    def _choose(self, state: State, seat: int, cands: list[tuple], iterations: int | None = None) -> tuple:
+    def _choose(self, state: State, seat: int, cands: list[tuple], iterations: int | None = None,
+                even: bool = False) -> tuple:
+        """``pick`` on ``n`` playouts per candidate: raced, so the challengers are halved each round
+        and the rules-of-thumb choice meets the best of them on the most deals, or split ``even``ly."""
         seed = hash((self.seed, len(state.history), seat)) & 0xFFFFFFFF
         turns = state.variant.playout_turns
         n = iterations or self.iterations or (EXPERT_CUT_ITERATIONS if turns else EXPERT_ITERATIONS)
-        if state.variant.sequences:
+        if even:
             values = sample_values(state, seat, cands, n, seed, self.max_seconds, turns)
         else:
-            # the same playouts as ``n`` for each, raced: the challengers are halved each round
-            # and the rules-of-thumb choice meets the best of them on the most deals
             values = race_values(state, seat, cands, n * len(cands), seed, self.max_seconds,
                                  min_round=1, turns=turns, keep_first=True)
         return pick(cands, values, self.z)
 
     def _samba_act(self, state: State, seat: int) -> tuple:
         """Samba: the same search over Samba's candidates (:func:`samba_candidates`), on at most
-        ``SAMBA_ITERATIONS`` samples, since a Samba playout costs many classic ones."""
+        ``SAMBA_ITERATIONS`` samples, since a Samba playout costs many classic ones; split evenly,
+        as so few are too few to halve."""
         cands = candidate_actions(state, seat)
         if len(cands) == 1:
             return cands[0]
-        return self._choose(state, seat, cands, min(self.iterations or EXPERT_ITERATIONS, SAMBA_ITERATIONS))
+        return self._choose(state, seat, cands, min(self.iterations or EXPERT_ITERATIONS, SAMBA_ITERATIONS),
+                            even=True)
 
     def state_policy(self, state: State, seat: int) -> tuple:
         """For fast matches: decide straight from a state (the search only uses public
