@@ -28,6 +28,18 @@ paired standard errors).  On clear positions we count how often the default
 hint's move is the oracle's best, and print that share with its Wilson 95%
 interval, by phase too.
 
+A miss on a clear position is not always a wrong lesson: the hint says in
+words how sure it is.  So the script also counts, on clear positions,
+
+- how often the hint agrees when it calls its move "a clear best" (``hint_sure``),
+  the one case where it tells the learner the other moves are worse;
+- the misses where the hint called the position "a close call" and showed the
+  oracle's move among its alternatives as "about as good as" its own
+  (``misses_called_close``): there the learner is told the two are near equal;
+- agreement by the oracle's lead in points (``by_lead``: under 10, 10 to 40,
+  40 or more), since a lead of a few points can be clear to a search fifty
+  times longer and still be far inside the default's interval.
+
 ``--max-minutes`` stops handing out work when the time is up and reports what
 finished (``stopped_early`` in the output); the positions covered are always
 the first ones of the full run, so a short run gives the figures of the start
@@ -60,13 +72,15 @@ from positions import sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
 from canasta_tutor.actions import format_action  # noqa: E402
-from canasta_tutor.hint import Z95, analyse, hint  # noqa: E402
+from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, hint  # noqa: E402
 from canasta_tutor.observer import Observation, observe  # noqa: E402
 from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
 HINT_SEED = 0
+#: the bands of the oracle's lead, in points, that ``by_lead`` counts apart: (name, lowest lead)
+LEAD_BANDS = (("under_10", 0.0), ("10_to_40", 10.0), ("40_up", 40.0))
 ORACLE_SEED = 7919  # any seed other than the default hint's
 
 
@@ -126,6 +140,28 @@ def oracle(task: tuple[Observation, int]) -> Oracle:
                   best.samples, time.process_time() - c)
 
 
+@dataclass
+class Pick:
+    """What the default hint said: its move, its verdict in words, and the moves it called about as good."""
+
+    best: tuple
+    verdict: str
+    close: tuple[tuple, ...]
+
+    @classmethod
+    def of(cls, h: Hint) -> Pick:
+        return cls(h.best, h.verdict, tuple(a.action for a in h.alternatives if a.close))
+
+    def called_close(self, move: tuple) -> bool:
+        """The hint called the position a close call and showed ``move`` as about as good as its own."""
+        return self.verdict == CLOSE and move in self.close
+
+
+def lead_band(lead: float) -> str:
+    """The name of the :data:`LEAD_BANDS` band ``lead`` falls in."""
+    return [name for name, low in LEAD_BANDS if lead >= low][-1]
+
+
 def _unpin(cores: set[int]) -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
@@ -138,7 +174,7 @@ def quantile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1]
 
 
-def save(path: Path, positions: list[tuple[str, State]], picks: list[tuple], oracles: list[Oracle]) -> None:
+def save(path: Path, positions: list[tuple[str, State]], picks: list[Pick], oracles: list[Oracle]) -> None:
     """One JSON line per position the oracle finished (see the module docstring)."""
     def act(a: tuple | None) -> str | None:
         return None if a is None else format_action(a)
@@ -146,9 +182,10 @@ def save(path: Path, positions: list[tuple[str, State]], picks: list[tuple], ora
     with path.open("w", encoding="utf-8") as f:
         for i, ((ph, s), pick, o) in enumerate(zip(positions, picks, oracles, strict=False)):
             f.write(json.dumps({
-                "index": i, "phase": ph, "position": format_position(s, s.actor), "hint": act(pick),
+                "index": i, "phase": ph, "position": format_position(s, s.actor), "hint": act(pick.best),
+                "verdict": pick.verdict, "about_as_good": [format_action(a) for a in pick.close],
                 "oracle": act(o.best), "runner_up": act(o.runner_up), "lead": round(o.lead, 2),
-                "half_width": round(o.lead_half_width, 2), "clear": o.clear, "agree": pick == o.best,
+                "half_width": round(o.lead_half_width, 2), "clear": o.clear, "agree": pick.best == o.best,
                 "oracle_samples": o.samples, "oracle_cpu_s": round(o.cpu_s, 2)}) + "\n")
 
 
@@ -173,7 +210,7 @@ def main() -> None:
 
     positions = draw_positions(args.positions, args.seed)
     # 1. the default hint on every position, timed on one core, with nothing else of ours running
-    picks: list[tuple] = []
+    picks: list[Pick] = []
     tasks: list[tuple[Observation, int]] = []
     wall: list[float] = []
     cpu: list[float] = []
@@ -185,7 +222,7 @@ def main() -> None:
         h = hint(obs, seed=HINT_SEED)
         wall.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
-        picks.append(h.best)
+        picks.append(Pick.of(h))
         tasks.append((obs, args.oracle_factor * sum(e.samples for e in h.estimates)))
 
     # 2. the oracle, in workers that may use every core again
@@ -224,10 +261,20 @@ def main() -> None:
     phases: Counter[str] = Counter(ph for ph, _ in positions[:done])
     clear: Counter[str] = Counter()
     agree: Counter[str] = Counter()
+    band_clear: Counter[str] = Counter()
+    band_agree: Counter[str] = Counter()
+    sure = sure_agree = called_close = 0
     for (ph, _), pick, o in zip(positions, picks, oracles, strict=False):
         if o.clear:
+            ok = pick.best == o.best
             clear[ph] += 1
-            agree[ph] += pick == o.best
+            agree[ph] += ok
+            band_clear[lead_band(o.lead)] += 1
+            band_agree[lead_band(o.lead)] += ok
+            if pick.verdict == CLEAR:
+                sure += 1
+                sure_agree += ok
+            called_close += not ok and pick.called_close(o.best)
     n_clear = sum(clear.values())
     n_agree = sum(agree.values())
     share = n_agree / n_clear if n_clear else None
@@ -244,6 +291,9 @@ def main() -> None:
         "agreement": None if share is None else round(share, 3),
         "agreement_ci95": None if share is None else [round(lo, 3), round(hi, 3)],
         "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in PHASES},
+        "by_lead": {name: {"clear": band_clear[name], "agree": band_agree[name]} for name, _ in LEAD_BANDS},
+        "hint_sure": {"clear": sure, "agree": sure_agree},
+        "misses_called_close": called_close,
         "hint_positions_timed": len(wall),
         "p50_ms": round(quantile(wall, 50), 1),
         "p95_ms": round(quantile(wall, 95), 1),
