@@ -1,0 +1,59 @@
+"""The hint accuracy benchmark's own bookkeeping (``benchmarks/hint_accuracy.py``): how it reads the
+hint's verdict and the oracle's lead, and that its output adds up."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from canasta_tutor.hint import CLEAR, CLOSE
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "hint_accuracy.py"
+
+
+def _script() -> ModuleType:  # benchmarks/ is not a package: load the script as a module
+    spec = importlib.util.spec_from_file_location("hint_accuracy", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("lead", "band"), [(0.0, "under_10"), (9.99, "under_10"), (10.0, "10_to_40"),
+                                            (39.9, "10_to_40"), (40.0, "40_up"), (512.0, "40_up")])
+def test_the_oracle_lead_falls_in_one_band(lead: float, band: str) -> None:
+    assert _script().lead_band(lead) == band
+
+
+def test_a_miss_is_called_close_only_when_the_hint_said_so_and_showed_the_move() -> None:
+    pick = _script().Pick
+    draw, take = ("draw",), ("take", (1, 2))
+    assert pick(draw, CLOSE, (take,)).called_close(take)
+    assert not pick(draw, CLEAR, (take,)).called_close(take)  # the hint said it was sure
+    assert not pick(draw, CLOSE, ()).called_close(take)  # the oracle's move was not shown as near equal
+
+
+@pytest.mark.slow
+def test_a_short_run_adds_up(tmp_path: Path) -> None:
+    saved = tmp_path / "verdicts.jsonl"
+    out = subprocess.run([sys.executable, str(SCRIPT), "--positions", "4", "--oracle-factor", "1", "--json",
+                          "--save", str(saved)], capture_output=True, text=True, check=True, timeout=300)
+    result = json.loads(out.stdout)
+    clear, agree = result["clear_positions"], result["agree"]
+    assert result["positions"] == 4 and 0 < clear <= 4
+    assert sum(b["clear"] for b in result["by_lead"].values()) == clear
+    assert sum(b["agree"] for b in result["by_lead"].values()) == agree
+    assert result["hint_sure"]["agree"] <= result["hint_sure"]["clear"] <= clear
+    assert 0 <= result["misses_called_close"] <= clear - agree
+    lines = [json.loads(x) for x in saved.read_text().splitlines()]
+    assert len(lines) == 4
+    for line in lines:
+        assert line["verdict"] in (CLEAR, CLOSE, "the only legal move")
+        assert line["hint"] not in line["about_as_good"]
