@@ -269,8 +269,9 @@ def main() -> None:
             ok = pick.best == o.best
             clear[ph] += 1
             agree[ph] += ok
-            band_clear[lead_band(o.lead)] += 1
-            band_agree[lead_band(o.lead)] += ok
+            band = lead_band(o.lead)
+            band_clear[band] += 1
+            band_agree[band] += ok
             if pick.verdict == CLEAR:
                 sure += 1
                 sure_agree += ok

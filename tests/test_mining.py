@@ -26,6 +26,7 @@ from canasta_tutor.tutor.mining import (
     refresh_themes,
     sequential_search,
 )
+from helpers_scripts import benchmark_script
 
 COMPOSED = Path(__file__).resolve().parent.parent / "puzzles" / "composed.txt"
 
@@ -131,20 +132,9 @@ def test_refresh_themes_sets_what_the_detectors_find_on_mined_records_only() -> 
     assert refresh_themes(composed, "composed.txt") == (composed, 0)
 
 
-def _rate_puzzles_script():  # benchmarks/ is not a package: load the script as a module
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "rate_puzzles.py"
-    spec = importlib.util.spec_from_file_location("rate_puzzles", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_theme_refresh_script_writes_nothing_when_the_file_grows_meanwhile(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = _rate_puzzles_script()
+    script = benchmark_script("rate_puzzles")
     state = Game().new_initial_state(5)
     seat = state.actor
     assert seat is not None
