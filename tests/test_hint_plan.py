@@ -80,12 +80,20 @@ def _turn_positions(count: int) -> list[Observation]:
 
 def test_searched_plan_differs_from_the_rules_of_thumb():
     """Take with a pair of nines: the rules of thumb would keep both deuces and discard; the search
-    finds the line that adds them to the aces (a mixed canasta) before the discard better."""
+    finds the line that adds them to the aces (a mixed canasta) before the discard better.
+
+    The line leads the rules of thumb's by about 100 points (3000 deals: ±7), but the plan plays each
+    line on 24 deals and keeps the rules of thumb's unless beaten beyond the 95% interval, so on some
+    seeds it keeps theirs (on 9 of 60 seeds of the plan's own search, measured): most seeds find it."""
     obs = _obs(TAKE_THEN_CANASTA)
-    h = hint(obs)
-    assert h.best_text == "take 9 9 9"
-    assert _rules_of_thumb_turn(obs, h.best) == ["take 9 9 9", "discard 6"]
-    assert h.plan == ["take 9 9 9", "add 2 to A (x2)", "discard 6"]
+    hints = [hint(obs, seed=seed) for seed in range(10)]
+    assert all(h.best_text == "take 9 9 9" for h in hints)
+    usual = ["take 9 9 9", "discard 6"]
+    searched = ["take 9 9 9", "add 2 to A (x2)", "discard 6"]
+    assert _rules_of_thumb_turn(obs, hints[0].best) == usual
+    assert all(h.plan in (usual, searched) for h in hints)
+    assert sum(h.plan == searched for h in hints) >= 8
+    h = next(h for h in hints if h.plan == searched)
     assert h.to_dict()["plan"] == h.plan
     assert h.move() == "Play: take 9 9 9, then add 2 to A (x2), then discard 6."
     assert "Plan: take 9 9 9, then add 2 to A (x2), then discard 6" in h.text()

@@ -25,6 +25,14 @@ targets the same quantity as a full playout, at about a third of the cost and
 with far less noise in the paired differences, so the search affords more deals.
 The puzzles' verification search (``sample_values`` without ``turns``) still
 plays every hand to its end.
+
+The cut-off search also *couples* the draws of its playouts (:func:`playout` with
+``orders``): on each sampled deal every seat gets its own random order of the stock,
+and draws from it.  Two candidates played out on the same deal then hand each seat the
+same cards, even when one of them takes the pack and the other draws, which in a
+shared stock would shift every later draw.  Each draw is still a uniformly random card
+of the stock, so the values estimate the same thing; their paired differences are less
+noisy.
 """
 
 from __future__ import annotations
@@ -133,12 +141,61 @@ def margin(sides: Sequence[SideScore], side: int) -> float:
     return sides[side].total - sum(others) / len(others)
 
 
-def playout(state: State, seat: int, turns: int | None = None) -> float:
+def draw_orders(state: State, rng: random.Random) -> list[list[int]]:
+    """One random order of the stock's cards for each seat, for :func:`playout`'s coupled draws."""
+    orders = []
+    for _ in range(len(state.hand_size)):
+        order = state.stock[:]
+        rng.shuffle(order)
+        orders.append(order)
+    return orders
+
+
+def _stack_draw(state: State, order: list[int]) -> None:
+    """Put on top of the stock the cards the seat drawing now takes under coupled draws: the first
+    cards of its own ``order`` still in the stock, the first of them on top, up to its ``draw_n``-th
+    card that is not a red three (a red three drawn is laid down and replaced, R-RED-2)."""
+    if state.stock_fixed >= 0:  # cards a position named on top are drawn as named
+        return
+    stock = state.stock
+    inside = set(stock)
+    top: list[int] = []
+    kept = 0
+    for c in order:
+        if c in inside:
+            top.append(c)
+            kept += CARD_KIND[c] != RED_THREE
+            if kept == state.draw_n:
+                break
+    top.reverse()  # the stock's last card is drawn first
+    if stock[-len(top):] != top:
+        chosen = set(top)
+        state.stock = [c for c in stock if c not in chosen] + top
+
+
+def _apply(state: State, action: tuple, orders: list[list[int]] | None) -> None:
+    """Play ``action`` (legal), its draw coupled when there are ``orders`` (:func:`playout`)."""
+    if orders is not None and action[0] == "draw":
+        actor = state.actor
+        assert actor is not None  # a draw is somebody's
+        _stack_draw(state, orders[actor])
+    state.apply_unchecked(action)
+
+
+def playout(state: State, seat: int, turns: int | None = None, orders: list[list[int]] | None = None) -> float:
     """Play the hand out with the rules-of-thumb policy; our side's margin (:func:`margin`).
 
     With ``turns``, stop at the start of the ``turns``-th turn after this one (if the hand has not
     ended by then) and return the learned estimate of the margin the hand would end with
-    (:func:`~canasta_tutor.bots.evaluation.evaluate`): a cut-off playout."""
+    (:func:`~canasta_tutor.bots.evaluation.evaluate`): a cut-off playout.
+
+    With ``orders`` (:func:`draw_orders`, one order of the stock's cards per seat), draws are
+    *coupled*: a seat drawing from the stock takes the first cards of its own order that are still
+    there.  The orders are random and apart from the rest of the deal, so whatever was played
+    before, the next card a seat draws is a uniformly random card of those left in the stock, as in
+    plain play.  But when two candidates are played out on the same deal and orders, a seat that draws
+    draws the same cards in both, even where the other move made someone take the pack instead of
+    drawing (which shifts every later draw of a shared stock by a turn)."""
     passed = 0
     last = state.turn
     while state.phase not in (HAND_OVER, GAME_OVER):
@@ -152,7 +209,7 @@ def playout(state: State, seat: int, turns: int | None = None) -> float:
         legal = state.legal_actions()
         if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
             return margin(state.score_hand().sides, state.sides[seat])
-        state.apply_unchecked(decide(observe_compact(state, actor, legal))[0])
+        _apply(state, decide(observe_compact(state, actor, legal))[0], orders)
     return margin(state.hand_results[-1].sides, state.sides[seat])
 
 
@@ -215,7 +272,8 @@ def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], 
                        max_seconds: float | None = None, turns: int | None = None) -> list[list[float]]:
     """Playout values of each line (actions played one after another, then the hand played
     out, or cut off after ``turns`` turns) on ``iterations`` shared samples of the hidden cards
-    (fewer if ``max_seconds`` runs out).  A single action is a line of one."""
+    (fewer if ``max_seconds`` runs out).  A single action is a line of one.  With ``turns``, the
+    draws are coupled (:func:`playout`, one :func:`draw_orders` per deal)."""
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in lines]
     start = time.perf_counter()
@@ -223,11 +281,12 @@ def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], 
         det = sample_hidden(state, seat, rng)
         if det is None:
             break
+        orders = draw_orders(det, rng) if turns is not None else None
         for i, line in enumerate(lines):
             s = det.copy()
             for a in line:
-                s.apply_unchecked(a)
-            values[i].append(playout(s, seat, turns))
+                _apply(s, a, orders)
+            values[i].append(playout(s, seat, turns, orders))
         if max_seconds is not None and it >= 3 and time.perf_counter() - start > max_seconds:
             break
     return values
@@ -281,7 +340,8 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     ends the race early on the deals played so far).  A candidate's list holds its values on
     the first deals, in order.  ``turns``: cut-off playouts (:func:`playout`).  ``keep_first``:
     the first candidate stays in every round and the others are halved (the expert's race,
-    where the first is the rules-of-thumb choice that a challenger must beat)."""
+    where the first is the rules-of-thumb choice that a challenger must beat).  With ``turns``,
+    the draws are coupled (:func:`playout`, one :func:`draw_orders` per deal)."""
     k = len(candidates)
     rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
     rng = random.Random(seed)
@@ -294,10 +354,11 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
             det = sample_hidden(state, seat, rng)
             if det is None:
                 return values
+            orders = draw_orders(det, rng) if turns is not None else None
             for i in alive:
                 s = det.copy()
-                s.apply_unchecked(candidates[i])
-                values[i].append(playout(s, seat, turns))
+                _apply(s, candidates[i], orders)
+                values[i].append(playout(s, seat, turns, orders))
             played += 1
             if max_seconds is not None and played >= 4 and time.perf_counter() - start > max_seconds:
                 return values
@@ -415,4 +476,4 @@ class ExpertBot:
 
 
 __all__ = ["ExpertBot", "determinize", "search", "race", "race_values", "sample_values", "sample_line_values",
-           "candidate_actions", "playout", "state_from_observation", "Estimate", "rot_policy"]
+           "candidate_actions", "playout", "draw_orders", "state_from_observation", "Estimate", "rot_policy"]

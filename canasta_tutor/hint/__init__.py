@@ -33,8 +33,11 @@ and the rest of the hand is estimated by a linear function of the position's
 facts fitted to self-play (:mod:`~canasta_tutor.bots.evaluation`).  Such a
 playout costs about a third of one to the end of the hand and varies far less,
 so the classic budget is 640 of them (``Variant.hint_playouts``) for about the
-time 240 full ones took.  The search with ``samples`` (the puzzles'
-verification, :func:`compare`) still plays every hand to its end.
+time 240 full ones took.  Their draws are coupled: each seat draws from its own
+random order of the sampled stock, so the candidates of one deal hand every seat
+the same cards (:func:`~canasta_tutor.bots.expert.playout`).  The search with
+``samples`` (the puzzles' verification, :func:`compare`) still plays every hand
+to its end, with plain draws.
 
 Samba searches the same way with a smaller fixed budget, since every step of
 a Samba playout lists Samba's legal actions with their look-ahead of the rest
