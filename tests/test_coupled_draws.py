@@ -79,8 +79,10 @@ def _next_seats_draw(state: State, first: tuple, orders: list[list[int]] | None)
     """Play ``first`` (a take or a draw), then the rules of thumb to the end of the turn: the cards the
     seat drew this turn (none after a take) and those the next seat draws."""
     s = state.copy()
-    mine = _drawn(s, orders) if first == ("draw",) else []
-    if first != ("draw",):
+    if first == ("draw",):
+        mine = _drawn(s, orders)
+    else:
+        mine = []
         _apply(s, first, orders)
     seat = s.turn
     while s.turn == seat:
