@@ -66,6 +66,7 @@ from typing import Iterable, Sequence
 from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta
 from .errors import ImpossiblePositionError
 from .feasibility import can_go_out
+from .samba import SambaState
 from .state import ANSWER, DRAW, MELD, State, seat_index
 
 _PLAYING = (DRAW, MELD, ANSWER)
@@ -90,7 +91,10 @@ def _lone(counts: Sequence[int], melds: dict[int, tuple[int, int]]) -> int:
 
 
 def _could_ask(state: State, counts: Sequence[int], asked: int) -> bool:
-    """Whether a hand of these kind counts could have asked (R-ASK-1), as State._why_not_ask checks."""
+    """Whether a hand of these kind counts could have asked (R-ASK-1), as State._why_not_ask checks (Samba:
+    its own turn test, on the hand as it stands, since Samba asks only after drawing)."""
+    if isinstance(state, SambaState):
+        return state.could_have_asked()
     summary = state.meld_summary(state.sides[state.turn])
     need = state.out_need
     if asked == 1:

@@ -463,6 +463,13 @@ class SambaState(State):
                     "hand (keeping at most one card to discard) with two canastas for your side")
         return None
 
+    def could_have_asked(self) -> bool:
+        """Whether the seat to play, holding its hand as it stands, was able to go out after drawing: the one
+        time Samba lets it ask (R-ASK-1).  A position in the answer phase is checked with this."""
+        probe = self._probe_copy()
+        probe.phase, probe.answer, probe.must_out = MELD, None, True
+        return probe._settle()
+
     def _why_not_take_local(self, seat: int, a: Action) -> tuple[str, str] | None:
         """The pack (R-SAMBA-6, R-PACK-1, -3, -5, -7): the cards and the way, not the rest of the turn."""
         side = self.sides[seat]

@@ -138,6 +138,21 @@ melds EW: 9S 9S 9D
 POSITIONS = {"sequences": SEQUENCES, "one-canasta": ONE_CANASTA, "open-pile": OPEN_PILE, "frozen-pile": FROZEN_PILE,
              "initial": INITIAL, "goes-out": GOES_OUT, "discards": DISCARDS, "verbs": VERBS}
 
+# South has asked after drawing; North answers.  North holds no set, but a sequence of hearts (7 to 10) and the
+# 8 of spades that extends NS's 5-6-7 of spades; the hearts sequence on the table is a samba, closed.
+ANSWER = """
+variant: samba
+turn: S answer asked-after-draw
+totals: NS 500 EW 500
+pile: 4C 6D
+N: 7H 8H 9H TH JS 5C 4D 8S
+E: 15
+S: JH QS
+W: 15
+melds NS: 5S 6S 7S; KS KC KD KH KS KC KD; QS QS QD QH QC QC QD (natural canasta); 4H 5H 6H 7H 8H 9H TH
+melds EW: 9S 9S 9D
+"""
+
 
 def _obs(text: str) -> Observation:
     state = parse_position(text)
@@ -161,6 +176,7 @@ CASES = [
     ("feeds-next", DISCARDS, "discard 9", (DISCARDS, "discard K")),
     ("safe-discard", DISCARDS, "discard 5", (DISCARDS, "discard 4")),
     ("opponent-short", DISCARDS, "discard 5", (SEQUENCES, "discard 4")),
+    ("answer-points", ANSWER, "no", (SEQUENCES, "put K on m2")),
 ]
 
 
@@ -195,6 +211,26 @@ def test_two_canastas_are_needed_to_go_out() -> None:
     kind, rule, text = _facts(ONE_CANASTA, "discard 4")["canastas-needed"]
     assert (kind, rule) == ("neutral", "R-SAMBA-7") and "one canasta of the two" in text
     assert "canastas-needed" not in _facts(SEQUENCES, "discard 4")  # seven cards in hand: not yet worth saying
+
+
+def test_the_answer_counts_sequences_as_meldable() -> None:
+    """R-SAMBA-3 in the answer: a run of one suit in hand, and a card that extends the side's open sequence,
+    are cards the partner could meld next turn (7H 8H 9H 10H: 35, 8S on 5S 6S 7S: 10); the jack and the
+    two loose cards are not, and the closed samba takes nothing."""
+    kind, rule, text = _facts(ANSWER, "yes")["answer-points"]
+    assert rule == "R-SCORE-2"
+    assert text.startswith("You hold 8 cards worth 65 points, of which you could meld 45 next turn;")
+
+
+def test_an_answer_position_is_checked_by_samba_rules() -> None:
+    """R-ASK-1 in Samba: the asker must have been able to go out after drawing, by Samba's melds (here a
+    queen onto the queens and the jack discarded); a hand that could not is refused, naming the field."""
+    from canasta_tutor.errors import ImpossiblePositionError
+
+    assert parse_position(ANSWER).phase == "answer"
+    with pytest.raises(ImpossiblePositionError) as err:
+        parse_position(ANSWER.replace("S: JH QS", "S: JH 5D"))
+    assert err.value.field == "turn" and "could not have gone out" in str(err.value)
 
 
 def test_the_pile_and_its_freeze() -> None:

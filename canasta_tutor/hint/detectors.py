@@ -47,6 +47,7 @@ from ..cards import (
     KIND_SINGULAR,
     KIND_TOKENS,
     KIND_VALUES,
+    SUIT_CHARS,
     format_card,
     is_canasta,
     kind_of_code,
@@ -173,6 +174,39 @@ def _sequence_ends(o: Observation, side: int) -> set[int]:
             continue
         kinds = [kind_of_code(x) for x in codes]
         out.update(k for k in (min(kinds) - 1, max(kinds) + 1) if 0 <= k < DEUCE)
+    return out
+
+
+def _sequence_cards(o: Observation, side: int) -> list[int]:
+    """Samba: the kinds of the hand's natural cards that could go into a sequence next turn, one entry per
+    card: onto either end of one of the side's sequences that is not yet a samba, or into a new sequence of
+    three or more cards of one suit in a row (R-SAMBA-3).  A duplicate card of one suit and rank counts once;
+    each sequence stops at seven cards."""
+    held: list[set[int]] = [set(), set(), set(), set()]
+    for code in o.hand:
+        k = kind_of_code(code)
+        if k < DEUCE:
+            held[SUIT_CHARS.index(code[1])].add(k)
+    out: list[int] = []
+    for suit, codes in o.samba_melds[side]:
+        if suit < 0:
+            continue
+        kinds = [kind_of_code(x) for x in codes]
+        lo, hi = min(kinds), max(kinds)
+        while hi - lo + 1 < SAMBA_LENGTH and (lo - 1 in held[suit] or hi + 1 in held[suit]):
+            k = lo - 1 if lo - 1 in held[suit] else hi + 1
+            held[suit].discard(k)
+            out.append(k)
+            lo, hi = min(lo, k), max(hi, k)
+    for suit in range(4):
+        run: list[int] = []
+        for k in range(DEUCE + 1):  # one past the ace closes the last run
+            if k in held[suit] and len(run) < SAMBA_LENGTH:
+                run.append(k)
+                continue
+            if len(run) >= 3:
+                out.extend(run)
+            run = [k] if k in held[suit] else []
     return out
 
 
@@ -401,6 +435,8 @@ def answer_points(c: Context) -> Fact | None:
     can = sum(KIND_VALUES[k] * h[k] for k in meldable)
     if meldable:
         can += sum(KIND_VALUES[k] * h[k] for k in (DEUCE, JOKER))
+    if _samba(o):
+        can += sum(KIND_VALUES[k] for k in _sequence_cards(o, c.side) if k not in meldable)
     heavy = can >= 100
     agrees = (c.verb == "no") == heavy
     asker = seat_word(o, o.turn)
