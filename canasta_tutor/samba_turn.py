@@ -151,6 +151,42 @@ def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
     return best
 
 
+def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
+                 sets: dict[int, tuple[tuple[int, int], ...]], sambas: int, need: int, cap: int) -> bool:
+    """A quick test that proves going out possible with sets alone, tried before the programme (a big hand
+    after a partner's "yes" makes the programme slow).  Each rank's naturals go onto the side's biggest set
+    of that rank, or into a new set when there are three or more; a lone pair takes a wild card to make a
+    set of three; the other wild cards go onto sets that take them, before the naturals that might make
+    those sets canastas.  True when at most ``spare`` cards are left and the side then has the canastas
+    ``need`` asks for.  Every step is one of :func:`rank_sets`' moves, so True is the programme's answer;
+    False proves nothing."""
+    left = 0  # naturals that no set takes
+    pairs = 0  # lone pairs: a set each, with a wild card
+    room = 0  # wild cards the sets can take
+    canastas = sambas
+    for k in range(_TOP + 1):
+        n = sum(hand[k])
+        table = sets.get(k, ())
+        if table:
+            room += sum(cap - w for m, w in table if not is_canasta(m, w))
+            big = max(range(len(table)), key=lambda i: table[i][0] + table[i][1])
+            canastas += sum(1 for i, (m, w) in enumerate(table) if is_canasta(m + (n if i == big else 0), w))
+        elif n >= 3:
+            room += cap
+            canastas += is_canasta(n, 0)
+        elif n == 2 and cap:
+            pairs += 1
+        else:
+            left += n
+    if canastas < need:
+        return False
+    made = min(pairs, wild)
+    left += 2 * (pairs - made)
+    room += made * (cap - 1)
+    left += max(0, wild - made - room)
+    return left <= spare
+
+
 def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, black_threes: int, others: int,
                  sets: dict[int, tuple[tuple[int, int], ...]], black_sets: tuple[int, ...],
                  sequences: tuple[tuple[tuple[int, int], ...], ...], sambas: int, *, must_out: bool,
@@ -172,6 +208,8 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
     spare = 1 - black_left - others if not may_keep else 1 << 30
     if spare < 0:
         return False
+    if may_out and _sets_go_out(hand, wild, 1 - black_left - others, sets, sambas, need, cap):
+        return True
     room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
     for r in range(_TOP - 1, -1, -1):
         above = sets.get(r + 1, ())

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor import samba
+from canasta_tutor import samba, samba_turn
 from canasta_tutor.cards import CARD_KIND, NUM_KINDS, card_ids_by_code, normalize_code
 from canasta_tutor.game import Game
 from canasta_tutor.position import parse_position
@@ -161,6 +161,45 @@ def test_self_play_positions_agree_with_the_exhaustive_search(monkeypatch: pytes
     run_selfplay(6, seed=3, check=False, variant="samba")
     samba._SETTLED.clear()
     assert True in asked and False in asked
+
+
+def test_the_quick_set_test_gives_the_programme_s_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick test that proves going out with sets alone (tried first, for big hands after a "yes") never
+    changes an answer: every end-of-turn question of a seeded random Samba self-play, hands of any size, and
+    the same question with the player bound to go out, gets the programme's own answer with the quick test
+    switched off.  The quick test must have decided some of them."""
+    quick = samba_turn._sets_go_out
+    fast = SambaState._turn_can_end
+    decided: list[bool] = []
+
+    def compared(self: SambaState, seat: int) -> bool:
+        answer = fast(self, seat)
+        bound = self._probe_copy()
+        bound.must_out, bound.answer = True, None
+        for s, a in ((self, answer), (bound, fast(bound, seat))):
+            with monkeypatch.context() as m:
+                m.setattr(samba_turn, "_sets_go_out", lambda *args: False)
+                assert a == fast(s, seat), (s.hands[seat], s.smelds[s.sides[seat]], s.must_out)
+            decided.append(a and s.answer is not False and quick_fired(s, seat))
+        return answer
+
+    def quick_fired(s: SambaState, seat: int) -> bool:
+        calls: list[bool] = []
+
+        def spy(*args: Any) -> bool:
+            calls.append(quick(*args))
+            return calls[-1]
+
+        with monkeypatch.context() as m:
+            m.setattr(samba_turn, "_sets_go_out", spy)
+            fast(s, seat)
+        return True in calls
+
+    monkeypatch.setattr(SambaState, "_turn_can_end", compared)
+    samba._SETTLED.clear()
+    run_selfplay(8, seed=11, check=False, variant="samba")
+    samba._SETTLED.clear()
+    assert decided.count(True) >= 50 and False in decided
 
 
 _BLACK_THREES = """canasta-tutor position
