@@ -263,11 +263,20 @@ def test_going_out_scores_samba_bonus_and_is_never_concealed() -> None:
 
 
 def test_discards_read_samba_melds() -> None:
-    """A discard feeding the next side's open set is told with R-SAMBA-6; one that could extend their sequence, or
-    match a finished canasta, is never called safe."""
+    """A discard feeding the next side's open set, or extending their open sequence whichever card of its rank
+    is discarded, is told with R-SAMBA-6; one that could extend their sequence, or match a finished canasta, is
+    never called safe."""
     kind, rule, text = _facts(DISCARDS, "discard 9")["feeds-next"]
     assert (kind, rule) == ("bad", "R-SAMBA-6") and "West could add it" in text
     assert "safe-discard" not in _facts(DISCARDS, "discard 4")  # 4S would extend 5S 6S 7S
+    kind, rule, text = _facts(DISCARDS, "discard 4")["feeds-next"]
+    assert (kind, rule) == ("bad", "R-SAMBA-6")
+    assert text == ("This 4♠ extends the opponents' sequence of spades: West could add it and take 3 cards "
+                    "(R-SAMBA-6).")
+    assert "a 4 or 9 would let them take the pack" in _facts(DISCARDS, "discard 5")["safe-discard"][2]
+    # with a 4 of diamonds too, the learner may discard that one (the table discards the card selected): silent
+    other = DISCARDS.replace("S: 9H 5D 4S 7C KD AS AD", "S: 9H 5D 4S 4D 7C KD AS")
+    assert "feeds-next" not in _facts(other, "discard 4") and "safe-discard" not in _facts(other, "discard 4")
     assert "safe-discard" not in _facts(DISCARDS, "discard K")  # their kings are a canasta
     assert "feeds-next" not in _facts(DISCARDS, "discard K")  # nothing goes onto a canasta (R-SAMBA-6)
     assert "no set of 5s" in _facts(DISCARDS, "discard 5")["safe-discard"][2]

@@ -518,11 +518,36 @@ def feeds_next(c: Context) -> Fact | None:
         return None
     k = c.action[1]
     nxt = c.next_seat
-    if k >= DEUCE or k not in _set_ranks(o, o.variant.sides[nxt], True) or not _pack_open_to(o, nxt):
+    if k >= DEUCE or not _pack_open_to(o, nxt):
         return None
+    if k not in _set_ranks(o, o.variant.sides[nxt], True):
+        held = _sequence_feeds(o, nxt, k)
+        if not held:
+            return None
+        if len(set(held)) == 1:
+            what = (f"This {format_card(_card_id(held[0]), glyphs=True)} extends {_their(o, nxt)} sequence of "
+                    f"{SUIT_NAMES[SUIT_CHARS.index(held[0][1])]}")
+        else:
+            what = f"Each {KIND_SINGULAR[k]} you hold extends one of {_their(o, nxt)} sequences"
+        return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {o.pile_size + 1} cards "
+                    "(R-SAMBA-6).", BAD, "R-SAMBA-6")
     rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
     return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
                 f"add it to their meld and take {o.pile_size + 1} cards ({rule}).", BAD, rule)
+
+
+def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
+    """Samba: the hand's cards of kind ``k`` when every one of them would extend one end of a sequence of
+    ``seat``'s side that is not yet a samba (R-SAMBA-6), whichever of them is discarded; else []."""
+    if not _samba(o) or k >= DEUCE:
+        return []
+    ends: set[tuple[int, str]] = set()
+    for suit, codes in o.samba_melds[o.variant.sides[seat]]:
+        kinds = [kind_of_code(x) for x in codes]
+        if suit >= 0 and len(kinds) < SAMBA_LENGTH:
+            ends.update((x, SUIT_CHARS[suit]) for x in (min(kinds) - 1, max(kinds) + 1))
+    held = [code for code in o.hand if kind_of_code(code) == k]
+    return held if held and all((k, code[1]) in ends for code in held) else []
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -548,8 +573,8 @@ def safe_discard(c: Context) -> Fact | None:
     if k >= DEUCE or feeds_next(c) or next_holds_pair(c):
         return None
     theirs = _set_ranks(o, o.variant.sides[nxt], True)
-    dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE
-                 and a[1] in theirs and _pack_open_to(o, nxt)]
+    dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE and _pack_open_to(o, nxt)
+                 and (a[1] in theirs or _sequence_feeds(o, nxt, a[1]))]
     if not dangerous:
         return None
     names = " or ".join(KIND_SINGULAR[x] for x in sorted(set(dangerous))[:2])
