@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/strength.py                       # both matches, 500 deals each
     .venv/bin/python benchmarks/strength.py --deals 100 --workers 2 --only expert
     .venv/bin/python benchmarks/strength.py --only expert --deals 1000 --max-minutes 12 --log run.jsonl
+    .venv/bin/python benchmarks/strength.py --only expert --variant two-handed --deals 200
 
 Each deal is one hand from a seeded shuffle, played twice with the
 partnerships swapped; a bot wins the deal when its side's two scores add up to
@@ -13,7 +14,10 @@ or load and repeat exactly.
 ``--max-minutes`` stops handing out deals when the time is up and reports the
 deals finished, always a run of consecutive seeds from ``--seed`` (so a short
 run is the start of the long one, and its figures are those of the same deals).
-``--log`` writes each deal's margin as it finishes.  Besides the match report,
+``--log`` writes each deal's margin as it finishes.  ``--variant NAME`` plays a variant's deals  (the expert
+with that variant's own budget).  With three sides (three- and six-handed) the bot takes each side's seats in
+turn against the other bot in every other seat, and its margin is its side's score less the mean of the
+other two, summed over the turns (:func:`canasta_tutor.bots.match.play_deal`).  Besides the match report,
 each result has ``share_ci95``: a Wilson 95% interval for the share of deals
 won (a tie counts half).
 """
@@ -33,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import make_state_policy  # noqa: E402
 from canasta_tutor.bots.match import MatchReport, play_deal  # noqa: E402
+from canasta_tutor.variants import VARIANTS  # noqa: E402
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -46,12 +51,12 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _deal(args: tuple) -> float:
-    seed, a, b = args
-    return play_deal(seed, a, b)
+    seed, a, b, variant = args
+    return play_deal(seed, a, b, variant)
 
 
 def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seconds: float | None,
-         log: TextIO | None) -> MatchReport:
+         log: TextIO | None, variant: str = "classic") -> MatchReport:
     """Deals ``seed``, ``seed + 1``, ... in order; stop early when ``max_seconds`` has passed."""
     start = time.perf_counter()
     margins: list[float] = []
@@ -69,13 +74,13 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
         for s in range(seed, seed + deals):
             if not time_left():
                 break
-            record(s, play_deal(s, a, b))
+            record(s, play_deal(s, a, b, variant))
     else:
         with ProcessPoolExecutor(workers) as pool:
             pending: list[tuple[int, Future]] = []
             nxt = seed
             while nxt < seed + deals and len(pending) < 2 * workers:
-                pending.append((nxt, pool.submit(_deal, (nxt, a, b))))
+                pending.append((nxt, pool.submit(_deal, (nxt, a, b, variant))))
                 nxt += 1
             while pending:
                 s, fut = pending.pop(0)
@@ -85,7 +90,7 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
                         f.cancel()
                     break
                 if nxt < seed + deals:
-                    pending.append((nxt, pool.submit(_deal, (nxt, a, b))))
+                    pending.append((nxt, pool.submit(_deal, (nxt, a, b, variant))))
                     nxt += 1
     n = len(margins)
     report = MatchReport(deals=n, a_wins=sum(1 for m in margins if m > 0),
@@ -95,13 +100,13 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
 
 
 def match(a: str, b: str, deals: int, seed: int, workers: int, iterations: int | None,
-          max_seconds: float | None = None, log: TextIO | None = None) -> dict:
+          max_seconds: float | None = None, log: TextIO | None = None, variant: str = "classic") -> dict:
     pa = make_state_policy(a, seed=seed, iterations=iterations)
     pb = make_state_policy(b, seed=seed + 1, iterations=iterations)
-    report = play(pa, pb, deals, seed, workers, max_seconds, log)
+    report = play(pa, pb, deals, seed, workers, max_seconds, log, variant)
     lo, hi = wilson(report.a_win_share, report.deals)
-    return {"bot_a": a, "bot_b": b, "workers": workers, "iterations": iterations, "first_seed": seed,
-            "deals_asked": deals, **report.to_dict(), "share_ci95": [round(lo, 4), round(hi, 4)]}
+    return {"bot_a": a, "bot_b": b, "variant": variant, "workers": workers, "iterations": iterations,
+            "first_seed": seed, "deals_asked": deals, **report.to_dict(), "share_ci95": [round(lo, 4), round(hi, 4)]}
 
 
 def main() -> None:
@@ -114,16 +119,17 @@ def main() -> None:
     p.add_argument("--only", choices=["expert", "rules-of-thumb"], default=None)
     p.add_argument("--max-minutes", type=float, default=None, help="stop each match after this long")
     p.add_argument("--log", type=argparse.FileType("w"), default=None, help="write each deal's margin here")
+    p.add_argument("--variant", choices=sorted(VARIANTS), default="classic", help="the game played (default classic)")
     args = p.parse_args()
     limit = None if args.max_minutes is None else 60 * args.max_minutes
     results = []
     if args.only in (None, "rules-of-thumb"):
         results.append(match("rules-of-thumb", "random", args.deals, args.seed, args.workers, args.iterations,
-                             limit, args.log))
+                             limit, args.log, args.variant))
         print(json.dumps(results[-1]), flush=True)
     if args.only in (None, "expert"):
         results.append(match("expert", "rules-of-thumb", args.deals, args.seed, args.workers, args.iterations,
-                             limit, args.log))
+                             limit, args.log, args.variant))
         print(json.dumps(results[-1]), flush=True)
 
 
