@@ -185,6 +185,9 @@ class Observation:
     meld_summary = _Lazy(_summary)  # per side, {kind: (naturals, wilds)}
     known = _Lazy(_known)  # per seat, kind counts known in its hand (its own: the whole hand)
     hand = _Lazy(_hand)
+    #: the same cards kind by kind, each kind in the order the engine keeps (it moves a kind's last card
+    #: first, and the table puts the card the learner selects last): which suit a discard lays, in Samba
+    hand_order = _Lazy(lambda o: tuple(_codes([c for k in o._own for c in k])))
     melds = _Lazy(_melds)
     red_threes = _Lazy(lambda o: tuple(_codes(r) for r in o._red3))  # per side
     red_three_counts = _Lazy(lambda o: tuple(len(r) for r in o._red3))
@@ -262,8 +265,8 @@ class Observation:
 
 #: The public fields of an observation, in order.
 FIELDS = (
-    "seat", "variant", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_counts", "hand_sizes",
-    "known",
+    "seat", "variant", "options", "phase", "actor", "turn", "dealer", "deal_no", "hand", "hand_order", "hand_counts",
+    "hand_sizes", "known",
     "melds", "meld_summary", "red_threes", "red_three_counts", "pile", "pile_size", "pile_hidden", "pile_top",
     "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",

@@ -424,3 +424,25 @@ def test_few_deals_widen_the_interval() -> None:
     obs = _obs(DISCARDS)
     h = hint(obs, samples=1, seed=0)
     assert all(a.comparison == "about as good as" and a.to_dict()["gap_uncertainty"] is None for a in h.alternatives)
+
+
+def test_the_search_discards_the_card_the_table_would() -> None:
+    """R-SAMBA-6 makes a discard's suit matter (the top card may extend a sequence of its suit), and the engine
+    discards a kind's last card, the one the learner selected.  The state the search builds from an observation
+    keeps each kind's cards in the engine's order, whichever that is, so "discard 9" lays the same card there."""
+    from canasta_tutor.cards import ALL_CARD_CODES
+    from canasta_tutor.game import Game
+
+    state = Game(variant="samba").new_initial_state(seed=4)
+    for _ in range(40):
+        state.apply(state.legal_actions()[-1])
+    seat = state.actor
+    assert seat is not None
+    for flip in (False, True):
+        if flip:
+            for cards in state.hands[seat]:
+                cards.reverse()
+        rebuilt = state_from_observation(observe(state, seat))
+        mine = [[ALL_CARD_CODES[c] for c in cards] for cards in state.hands[seat]]
+        assert [[ALL_CARD_CODES[c] for c in cards] for cards in rebuilt.hands[seat]] == mine
+    assert any(len(set(cards)) > 1 for cards in mine)  # some kind held in two suits: the order is tested

@@ -99,7 +99,7 @@ def state_from_observation(obs: Observation) -> State:
     if BLACK_THREE in s.melds[turn_side] and obs.phase in ("draw", "meld", "answer"):
         s.b3_melded = len(s.melds[turn_side][BLACK_THREE][0])
     own: list[list[int]] = [[] for _ in range(NUM_KINDS)]
-    for code in obs.hand:
+    for code in obs.hand_order if variant.sequences else obs.hand:  # Samba: a discard's suit matters
         c = ids.take(code)
         own[CARD_KIND[c]].append(c)
     s.hands[obs.seat] = own
