@@ -60,6 +60,18 @@ KIND_SINGULAR: Final = (
     "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace",
     "deuce", "joker", "black three", "red three",
 )
+
+
+def a_kind(kind: int) -> str:
+    """The singular name with its article, as a sentence says it: ``a 7``, ``an 8``, ``an ace``.
+
+    >>> a_kind(4), a_kind(10), a_kind(9)
+    ('an 8', 'an ace', 'a king')
+    """
+    word = KIND_SINGULAR[kind]
+    return f"an {word}" if word in ("8", "ace") else f"a {word}"
+
+
 #: Point value of each kind, rule R-CARDS-3 (a red three has no count value).
 KIND_VALUES: Final = (5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 0)
 

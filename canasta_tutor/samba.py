@@ -48,6 +48,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import (
+    a_kind,
     ALL_CARD_CODES,
     BLACK_THREE,
     CARD_KIND,
@@ -485,7 +486,7 @@ class SambaState(State):
             return ("R-PACK-3", f"You can't take the pack: {shown} is on top; a natural card must be discarded on "
                     "it first")
         if a[1] != top:
-            return ("R-PACK-1", f"The top card is {shown}, not a {KIND_SINGULAR[a[1]]}")
+            return ("R-PACK-1", f"The top card is {shown}, not {a_kind(a[1])}")
         if self.hand_size[seat] == 1 and len(self.pile) == 1:
             return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
         if a[0] == "takeon":

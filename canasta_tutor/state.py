@@ -41,6 +41,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
+    a_kind,
     BLACK_THREE,
     ALL_CARD_CODES,
     CARD_KIND,
@@ -1135,7 +1136,7 @@ class State:
             return ("R-PACK-3", f"You can't take the pack: {format_card(top_card, glyphs=True)} is on top; "
                     "a natural card must be discarded on it first")
         if k != top:
-            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not a {KIND_SINGULAR[k]}")
+            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not {a_kind(k)}")
         if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
             return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
         if self.hand_size[seat] == 1 and len(self.pile) == 1:

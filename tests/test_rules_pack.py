@@ -45,7 +45,8 @@ def test_take_top_card_to_meld_and_whole_pile_R_PACK_1_R_PACK_6():
 def test_top_card_must_be_the_melded_kind_R_PACK_1():
     """R-PACK-1: only the top card may be taken to meld; naming another rank is refused."""
     state = _pos()
-    refuse(state, ("take", FIVE, 2, 0, 0), "R-PACK-1", "top card")
+    refuse(state, ("take", FIVE, 2, 0, 0), "R-PACK-1", "top card", "not a 5")
+    refuse(state, ("take", ACE, 2, 0, 0), "R-PACK-1", "not an ace")  # the article read with the name
 
 
 def test_empty_pile_cannot_be_taken_R_PACK_1():

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..cards import (
+    a_kind,
     BLACK_THREE,
     DEUCE,
     JOKER,
@@ -118,6 +119,10 @@ class Context:
 def _count(n: int, kind: int) -> str:
     word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
     return f"{word} {KIND_SINGULAR[kind] if n == 1 else KIND_NAMES[kind]}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
 
 
 def _tokens(kind: int, naturals: int, jokers: int = 0, deuces: int = 0) -> str:
@@ -371,6 +376,11 @@ def goes_out(c: Context) -> Fact | None:
     if variant.deuce_melds:  # Italian Canasta pays its own going-out bonus (R-ITAL-9)
         return Fact("goes-out", f"This goes out: +{variant.bonuses.going_out} for going out, and your side has the "
                     f"two canastas it needs ({variant.go_out_rule}, R-ITAL-9).", GOOD, variant.go_out_rule, "P-GO-OUT")
+    if variant.canastas_to_go_out > 1:  # two- and six-handed: two canastas (R-TWO-5, R-SIX-4)
+        who = "your side has" if c.obs.partners else "you have"
+        return Fact("goes-out", f"This goes out: +{variant.bonuses.going_out} for going out, and {who} the two "
+                    f"canastas going out needs ({variant.go_out_rule}, R-SCORE-1).", GOOD, variant.go_out_rule,
+                    "P-GO-OUT")
     return Fact("goes-out", "This goes out: +100 for going out (R-OUT-1, R-SCORE-1).", GOOD, "R-OUT-1", "P-GO-OUT")
 
 
@@ -529,11 +539,11 @@ def feeds_next(c: Context) -> Fact | None:
                     f"{SUIT_NAMES[SUIT_CHARS.index(held[0][1])]}")
         else:
             what = f"Each {KIND_SINGULAR[k]} you hold extends one of {_their(o, nxt)} sequences"
-        return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {o.pile_size + 1} cards "
+        return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {_cards(o.pile_size + 1)} "
                     "(R-SAMBA-6).", BAD, "R-SAMBA-6")
     rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
     return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
-                f"add it to their meld and take {o.pile_size + 1} cards ({rule}).", BAD, rule)
+                f"add it to their meld and take {_cards(o.pile_size + 1)} ({rule}).", BAD, rule)
 
 
 def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
@@ -559,7 +569,7 @@ def next_holds_pair(c: Context) -> Fact | None:
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
     return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
-                f"{_count(o.known[nxt][k], k)}: they could take {o.pile_size + 1} cards with this one.", BAD,
+                f"{_count(o.known[nxt][k], k)}: they could take {_cards(o.pile_size + 1)} with this one.", BAD,
                 _take_rule(o))
 
 
@@ -577,17 +587,18 @@ def safe_discard(c: Context) -> Fact | None:
                  and (a[1] in theirs or _sequence_feeds(o, nxt, a[1]))]
     if not dangerous:
         return None
-    names = " or ".join(KIND_SINGULAR[x] for x in sorted(set(dangerous))[:2])
+    first, *more = sorted(set(dangerous))[:2]
+    names = " or ".join([a_kind(first)] + [KIND_SINGULAR[x] for x in more])
     who = "The opponents have" if o.partners else f"{seat_word(o, nxt)} has"
     if _samba(o):
         theirs_all = o.variant.sides[nxt]
         if k in _set_ranks(o, theirs_all) or k in _sequence_ends(o, theirs_all):
             return None  # a finished set of this rank, or a sequence this rank may extend: not safe to say
         return Fact("safe-discard", f"{who} no set of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add this "
-                    f"{KIND_SINGULAR[k]} to one; a {names} would let them take the pack (R-SAMBA-6).", GOOD,
+                    f"{KIND_SINGULAR[k]} to one; {names} would let them take the pack (R-SAMBA-6).", GOOD,
                     "R-SAMBA-6", "P-SAFE-DISCARD")
     return Fact("safe-discard", f"{who} no meld of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add "
-                f"this {KIND_SINGULAR[k]} to one; a {names} would let them take the pack.", GOOD, None,
+                f"this {KIND_SINGULAR[k]} to one; {names} would let them take the pack.", GOOD, None,
                 "P-SAFE-DISCARD")
 
 
@@ -621,7 +632,7 @@ def breaks_pair(c: Context) -> Fact | None:
         return None
     rule = _take_rule(o)
     return Fact("breaks-pair", f"This breaks your pair of {KIND_NAMES[k]}: with the pair you could take the pack, "
-                f"even frozen, when a {KIND_SINGULAR[k]} comes on top ({rule}).", BAD, rule)
+                f"even frozen, when {a_kind(k)} comes on top ({rule}).", BAD, rule)
 
 
 def keeps_pairs(c: Context) -> Fact | None:
