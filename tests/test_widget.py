@@ -81,6 +81,8 @@ def test_state_html_teacher_view_shows_every_hand():
     west_only = set(state.hand("W")) - set(state.hand("S")) - set(state.hand("N")) - {CARD_CODE[c] for c in state.pile}
     assert not any(f'data-card="{c}"' in south for c in west_only)
     assert 'data-count="11"' in south
+    assert 'aria-label="discard pile: 1 card"' in south  # the upcard: one card, not "1 cards"
+    assert f'aria-label="stock: {len(state.stock)} cards"' in south
 
 
 # --------------------------------------------------------------------------- each intent

@@ -177,14 +177,14 @@ function variantBoardHTML(v, four, focusIdx) {
 
 function pileHTML(v, four) {
   const p = v.pile;
-  const stock = `<div class="ct-stock" aria-label="stock: ${v.stock} cards">${v.stock ? BACK : '<span class="ct-empty"></span>'}<div class="ct-caption">Stock <span class="ct-stock-count">${v.stock}</span></div></div>`;
+  const stock = `<div class="ct-stock" aria-label="stock: ${countText({ count: v.stock })}">${v.stock ? BACK : '<span class="ct-empty"></span>'}<div class="ct-caption">Stock <span class="ct-stock-count">${v.stock}</span></div></div>`;
   let inner = '<span class="ct-empty"></span>';
   if (p.top) {
     const freezer = p.freezer ? `<span class="ct-sideways" title="frozen by ${esc(cardLabel(p.freezer))}">${card(p.freezer, four)}</span>` : "";
     const tag = p.frozen_all ? '<span class="ct-frozen-tag">FROZEN</span>' : "";
     const top = p.top_sideways ? `<span class="ct-sideways-top">${card(p.top, four)}</span>` : card(p.top, four);
     // the cards face down under the turned card in Italian Canasta: a card back, never their faces
-    const down = p.down ? `<span class="ct-pile-down" title="${p.down} cards face down">${BACK}</span>` : "";
+    const down = p.down ? `<span class="ct-pile-down" title="${countText({ count: p.down })} face down">${BACK}</span>` : "";
     inner = `${down}${freezer}<span class="ct-pile-top">${top}</span>${tag}`;
   }
   let note = p.note ?? "";
@@ -193,7 +193,7 @@ function pileHTML(v, four) {
     else if (p.frozen_us) note = "frozen for us until our initial meld";
     if (p.blocked) note = "blocked: a wild card or a three is on top";
   }
-  const label = `discard pile: ${p.size} cards${p.frozen_all ? ", frozen" : ""}${p.down ? `, ${p.down} cards face down` : ""}${p.top ? ", top card " + cardLabel(p.top) : ""}`;
+  const label = `discard pile: ${countText({ count: p.size })}${p.frozen_all ? ", frozen" : ""}${p.down ? `, ${countText({ count: p.down })} face down` : ""}${p.top ? ", top card " + cardLabel(p.top) : ""}`;
   return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${withRuleLinks(note)}</div>` : ""}</div>`;
 }
 
