@@ -269,3 +269,20 @@ def test_strategy_catalogue_file_is_in_step():
     assert (ROOT / "seeds" / "strategy.md").read_text() == catalogue_markdown()
     for p in PRINCIPLES.values():
         assert p.id.startswith("P-") and p.sentence.endswith(".") and p.applies
+
+
+def test_keeps_pairs_names_every_pair_as_a_list_R_PACK_4():
+    """Against a frozen pack (R-PACK-4) the fact names every pair kept, as a list: "5s, jacks and aces"."""
+    state = parse_position("""
+turn: S meld
+pile: 4H 6C 2C 8D 9S TC 6D QH 4D 5C 7S 8H KD
+N: 11
+E: 11
+S: JH JD AH AD 5S 5D 7D 4C TS
+W: 11
+melds NS: KH KS KC
+melds EW: 9S 9D 9D; QC QS QS
+""")
+    facts = {f.id: f for f in move_facts(observe(state, "S"), parse_action("discard 7"))}
+    assert facts["keeps-pairs"].text == ("Against a frozen pack you keep your pairs of 5s, jacks and aces: each can "
+                                         "take the pack when its rank comes on top (R-PACK-4).")

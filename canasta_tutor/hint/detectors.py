@@ -121,6 +121,11 @@ def _count(n: int, kind: int) -> str:
     return f"{word} {KIND_SINGULAR[kind] if n == 1 else KIND_NAMES[kind]}"
 
 
+def _and_list(words: Sequence[str]) -> str:
+    """``7s``, ``7s and 8s``, ``7s, 8s and aces``."""
+    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def _cards(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
@@ -645,7 +650,7 @@ def keeps_pairs(c: Context) -> Fact | None:
     pairs = [x for x in range(DEUCE) if o.hand_counts[x] >= 2 and x != k and x not in ours]
     if not pairs or (k < DEUCE and o.hand_counts[k] == 2):
         return None
-    names = " and ".join(KIND_NAMES[x] for x in pairs[:3])
+    names = _and_list([KIND_NAMES[x] for x in pairs])
     rule = _take_rule(o)
     return Fact("keeps-pairs", f"Against a frozen pack you keep your pairs of {names}: each can take the pack "
                 f"when its rank comes on top ({rule}).", GOOD, rule, "P-HOLD-PAIRS")
