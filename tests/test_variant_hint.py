@@ -1,10 +1,11 @@
-"""The hint's facts in the variants played with sets only (two-, three- and six-handed, Italian Canasta): no
-fact cites a rule the variant replaces, every rule cited is in the rule book, and the sentences read right
-(an 8, an ace; 1 card).  Samba has its own sweep in ``test_samba_hint.py``."""
+"""The hint's facts in every variant, over seeded hands: no fact cites a rule the variant replaces, every rule
+cited is in the rule book, and the sentences read right (an 8, an ace; 1 card).  Samba's own facts have
+their tests in ``test_samba_hint.py``."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,26 @@ REPLACED = {
     "three-handed": set(),  # one canasta is still enough (R-THREE-2)
     "six-handed": {"R-OUT-1", "R-CONC-1", "R-RED-4"},  # R-SIX-4, R-SIX-5
     "italian": {"R-OUT-1", "R-CONC-1", "R-RED-4", "R-SCORE-1", "R-PACK-2"},  # R-ITAL-8, -9; always frozen
+    # R-SAMBA-6, -7, -9: the pair and the meld of the pack, two canastas, no concealed bonus
+    "samba": {"R-PACK-4", "R-PACK-2", "R-OUT-1", "R-CONC-1", "R-CONC-3", "R-SCORE-1"},
 }
 #: what a sentence must never say: "a 8", "a ace", "1 cards"
 MISREAD = re.compile(r"\ba (8|ace)\b|\b1 cards\b")
+#: per variant: the seeds swept, every how many decisions, the facts the sweep must reach, and the rule that
+#: going out cites (None: the sweep meets no go-out)
+SWEEPS = {
+    "two-handed": (range(1, 7), 3, {"goes-out", "keeps-pairs", "safe-discard"}, "R-TWO-5"),
+    "three-handed": (range(1, 7), 3, {"goes-out", "keeps-pairs", "safe-discard"}, "R-OUT-1"),
+    "six-handed": (range(1, 7), 3, {"goes-out", "keeps-pairs", "safe-discard"}, "R-SIX-4"),
+    # Italian Canasta's pile is always frozen (R-ITAL-4): no discard is safe from a take with a meld
+    "italian": (range(1, 7), 3, {"goes-out", "keeps-pairs"}, "R-ITAL-8"),
+    "samba": ((4, 11), 5, {"safe-discard", "initial-minimum"}, None),
+}
 
 
-def _sweep(variant: str, seeds: range) -> dict[str, set[str]]:
-    """Every fact of every legal move at every third decision of seeded rules-of-thumb hands: its id and the
-    rules it cites."""
+def _sweep(variant: str, seeds: Iterable[int], every: int) -> dict[str, set[str]]:
+    """Every fact of every legal move at every ``every``-th decision of seeded rules-of-thumb hands: its id and
+    the rules it cites."""
     found: dict[str, set[str]] = {}
     for seed in seeds:
         state = Game(variant=variant).new_initial_state(seed=seed)
@@ -40,29 +53,29 @@ def _sweep(variant: str, seeds: range) -> dict[str, set[str]]:
         while state.deal_no < 1 and state.phase not in ("hand_over", "game_over"):
             assert state.actor is not None
             obs = observe(state, state.actor)
-            if step % 3 == 0:
+            if step % every == 0:
                 for action in obs.legal_actions:
                     for f in move_facts(obs, action):
                         cited = set(re.findall(r"R-[A-Z]+-\d+", f.text)) | ({f.rule} if f.rule else set())
                         where = (variant, seed, step, format_action(action), f.text)
                         assert not MISREAD.search(f.text), where
-                        found.setdefault(f.id, set()).update(cited)
                         assert not cited & REPLACED[variant], where
+                        found.setdefault(f.id, set()).update(cited)
             state.apply(decide(obs)[0])
             step += 1
     return found
 
 
-@pytest.mark.parametrize("variant", sorted(REPLACED))
+@pytest.mark.parametrize("variant", sorted(SWEEPS))
 def test_no_replaced_rule_is_cited(variant: str) -> None:
+    seeds, every, reached, out_rule = SWEEPS[variant]
     book = set(re.findall(r"\*\*(R-[A-Z]+-\d+)\*\*", RULEBOOK.read_text()))
-    found = _sweep(variant, range(1, 7))
+    found = _sweep(variant, seeds, every)
     cited = set().union(*found.values())
     assert cited <= book, cited - book
-    reached = {"goes-out", "keeps-pairs"} | ({"safe-discard"} if variant != "italian" else set())
-    assert reached <= set(found)  # the sweep reached these facts (Italian's pile is always frozen: no safe one)
-    rule = {"two-handed": "R-TWO-5", "six-handed": "R-SIX-4", "italian": "R-ITAL-8"}.get(variant, "R-OUT-1")
-    assert rule in found["goes-out"]
+    assert reached <= set(found)  # the sweep reached these facts
+    if out_rule is not None:
+        assert out_rule in found["goes-out"]
 
 
 TWO_OUT = """
