@@ -48,7 +48,6 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import (
-    a_kind,
     ALL_CARD_CODES,
     BLACK_THREE,
     CARD_KIND,
@@ -62,6 +61,7 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     SUIT_CHARS,
+    a_kind,
     format_card,
     is_canasta,
 )

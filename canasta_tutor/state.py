@@ -41,7 +41,6 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
-    a_kind,
     BLACK_THREE,
     ALL_CARD_CODES,
     CARD_KIND,
@@ -55,6 +54,7 @@ from .cards import (
     NUM_CARDS,
     NUM_KINDS,
     RED_THREE,
+    a_kind,
     format_card,
     is_canasta,
     shuffle,

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..cards import (
-    a_kind,
     BLACK_THREE,
     DEUCE,
     JOKER,
@@ -49,6 +48,7 @@ from ..cards import (
     KIND_TOKENS,
     KIND_VALUES,
     SUIT_CHARS,
+    a_kind,
     format_card,
     is_canasta,
     kind_of_code,
