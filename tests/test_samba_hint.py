@@ -137,6 +137,8 @@ melds EW: 9S 9S 9D
 
 POSITIONS = {"sequences": SEQUENCES, "one-canasta": ONE_CANASTA, "open-pile": OPEN_PILE, "frozen-pile": FROZEN_PILE,
              "initial": INITIAL, "goes-out": GOES_OUT, "discards": DISCARDS, "verbs": VERBS}
+# The same with a 4 of diamonds besides the 4 of spades: a 4 need not feed West
+TWO_FOURS = DISCARDS.replace("S: 9H 5D 4S 7C KD AS AD", "S: 9H 5D 4S 4D 7C KD AS")
 
 # South has asked after drawing; North answers.  North holds no set, but a sequence of hearts (7 to 10) and the
 # 8 of spades that extends NS's 5-6-7 of spades; the hearts sequence on the table is a samba, closed.
@@ -177,6 +179,7 @@ CASES = [
     ("safe-discard", DISCARDS, "discard 5", (DISCARDS, "discard 4")),
     ("opponent-short", DISCARDS, "discard 5", (SEQUENCES, "discard 4")),
     ("answer-points", ANSWER, "no", (SEQUENCES, "put K on m2")),
+    ("suit-choice", TWO_FOURS, "discard 4", (DISCARDS, "discard 4")),
 ]
 
 
@@ -274,9 +277,13 @@ def test_discards_read_samba_melds() -> None:
     assert text == ("This 4♠ extends the opponents' sequence of spades: West could add it and take 3 cards "
                     "(R-SAMBA-6).")
     assert "a 4 or 9 would let them take the pack" in _facts(DISCARDS, "discard 5")["safe-discard"][2]
-    # with a 4 of diamonds too, the learner may discard that one (the table discards the card selected): silent
-    other = DISCARDS.replace("S: 9H 5D 4S 7C KD AS AD", "S: 9H 5D 4S 4D 7C KD AS")
-    assert "feeds-next" not in _facts(other, "discard 4") and "safe-discard" not in _facts(other, "discard 4")
+    # with a 4 of diamonds too, the learner may discard that one (the table discards the card selected): the
+    # hint says which, and does not call the 4 a feeding discard
+    facts = _facts(TWO_FOURS, "discard 4")
+    assert "feeds-next" not in facts and "safe-discard" not in facts
+    assert facts["suit-choice"] == ("neutral", "R-SAMBA-6", "Discard the 4♦, not the 4♠: the 4♠ would extend the "
+                                    "opponents' sequence of spades, and West could add it and take 3 cards "
+                                    "(R-SAMBA-6).")
     assert "safe-discard" not in _facts(DISCARDS, "discard K")  # their kings are a canasta
     assert "feeds-next" not in _facts(DISCARDS, "discard K")  # nothing goes onto a canasta (R-SAMBA-6)
     assert "no set of 5s" in _facts(DISCARDS, "discard 5")["safe-discard"][2]

@@ -551,18 +551,44 @@ def feeds_next(c: Context) -> Fact | None:
                 f"add it to their meld and take {_cards(o.pile_size + 1)} ({rule}).", BAD, rule)
 
 
-def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
-    """Samba: the hand's cards of kind ``k`` when every one of them would extend one end of a sequence of
-    ``seat``'s side that is not yet a samba (R-SAMBA-6), whichever of them is discarded; else []."""
-    if not _samba(o) or k >= DEUCE:
-        return []
+def _feeding_cards(o: Observation, seat: int, k: int) -> tuple[list[str], list[str]]:
+    """Samba: the hand's cards of kind ``k``, split into those that would extend one end of a sequence of
+    ``seat``'s side that is not yet a samba (R-SAMBA-6) and the others."""
     ends: set[tuple[int, str]] = set()
     for suit, codes in o.samba_melds[o.variant.sides[seat]]:
         kinds = [kind_of_code(x) for x in codes]
         if suit >= 0 and len(kinds) < SAMBA_LENGTH:
             ends.update((x, SUIT_CHARS[suit]) for x in (min(kinds) - 1, max(kinds) + 1))
     held = [code for code in o.hand if kind_of_code(code) == k]
-    return held if held and all((k, code[1]) in ends for code in held) else []
+    return [x for x in held if (k, x[1]) in ends], [x for x in held if (k, x[1]) not in ends]
+
+
+def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
+    """Samba: the hand's cards of kind ``k`` when every one of them would extend one end of a sequence of
+    ``seat``'s side that is not yet a samba (R-SAMBA-6), whichever of them is discarded; else []."""
+    if not _samba(o) or k >= DEUCE:
+        return []
+    feeding, other = _feeding_cards(o, seat, k)
+    return feeding if feeding and not other else []
+
+
+def suit_choice(c: Context) -> Fact | None:
+    """Samba: a discard of a rank held in a suit that would extend the next side's open sequence and in one
+    that would not; the table discards the card selected, so say which (R-SAMBA-6)."""
+    o = c.obs
+    if c.verb != "discard" or c.went_out() or not _samba(o):
+        return None
+    k = c.action[1]
+    nxt = c.next_seat
+    if k >= DEUCE or not _pack_open_to(o, nxt) or k in _set_ranks(o, o.variant.sides[nxt], True):
+        return None
+    feeding, other = _feeding_cards(o, nxt, k)
+    if not feeding or not other:
+        return None
+    safe, risky = (format_card(_card_id(x), glyphs=True) for x in (other[0], feeding[0]))
+    return Fact("suit-choice", f"Discard the {safe}, not the {risky}: the {risky} would extend {_their(o, nxt)} "
+                f"sequence of {SUIT_NAMES[SUIT_CHARS.index(feeding[0][1])]}, and {seat_word(o, nxt)} could add it "
+                f"and take {_cards(o.pile_size + 1)} (R-SAMBA-6).", NEUTRAL, "R-SAMBA-6")
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -845,7 +871,8 @@ DETECTORS: tuple[Callable[[Context], Fact | None], ...] = (
     top_blocks, one_card_pile, frozen_pack, pair_needed, samba_pile, stock_empty, initial_minimum,
     samba_initial_minimum, pack_size, take_spends_wild, goes_out, concealed, concealed_chance, completes_canasta,
     samba_canasta, samba_canastas_needed, grows_meld, ask_binds, partner_points, answer_points,
-    stop_three, freezes, safe_discard, feeds_next, next_holds_pair, breaks_pair, keeps_pairs, could_go_out,
+    stop_three, freezes, safe_discard, feeds_next, suit_choice, next_holds_pair, breaks_pair, keeps_pairs,
+    could_go_out,
     opponent_short, stock_low,
 )
 
