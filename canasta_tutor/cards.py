@@ -72,6 +72,15 @@ def a_kind(kind: int) -> str:
     return f"an {word}" if word in ("8", "ace") else f"a {word}"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``.
+
+    >>> plural(1, "card"), plural(0, "card")
+    ('1 card', '0 cards')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 #: Point value of each kind, rule R-CARDS-3 (a red three has no count value).
 KIND_VALUES: Final = (5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 0)
 

@@ -24,6 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .cards import plural
+
 __all__ = ["card_label", "card_html", "hand_html", "sort_key", "HAND_CSS", "state_html", "asset_path", "back_html"]
 
 JOKER = "JK"
@@ -295,12 +297,8 @@ def _seat_html(pos: str, p: dict, four_colour: bool) -> str:
     return f'<div class="{cls}" data-seat="{p["seat"]}">{head}{body}</div>'
 
 
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
-
-
 def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
-    stock_html = (f'<div class="ct-stock" aria-label="stock: {_cards(stock)}">'
+    stock_html = (f'<div class="ct-stock" aria-label="stock: {plural(stock, "card")}">'
                   f'{back_html() if stock else "<span class=ct-empty></span>"}'
                   f'<div class="ct-caption">Stock <span class="ct-stock-count">{stock}</span></div></div>')
     if pile["top"]:
@@ -313,15 +311,15 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
         frozen = '<span class="ct-frozen-tag">FROZEN</span>' if pile["frozen_all"] else ""
         down = pile.get("down", 0)
         if down:  # the cards face down under the turned card (R-ITAL-3)
-            freezer = (f'<span class="ct-pile-down" title="{_cards(down)} face down">{back_html()}</span>'
+            freezer = (f'<span class="ct-pile-down" title="{plural(down, "card")} face down">{back_html()}</span>'
                        + freezer)
         inner = f'{freezer}<span class="ct-pile-top">{top}</span>{frozen}'
     else:
         inner = '<span class="ct-empty"></span>'
     cls = "ct-pile" + (" ct-frozen" if pile["frozen_all"] else "")
-    label = f"discard pile: {_cards(pile['size'])}" + (", frozen" if pile["frozen_all"] else "")
+    label = f"discard pile: {plural(pile['size'], 'card')}" + (", frozen" if pile["frozen_all"] else "")
     if pile.get("down"):
-        label += f", {_cards(pile['down'])} face down"
+        label += f", {plural(pile['down'], 'card')} face down"
     return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="ct-pile-cards">{inner}</div>'
             f'<div class="ct-caption">Pile <span class="ct-pile-size">{pile["size"]}</span></div></div>')
 

@@ -170,31 +170,27 @@ def test_the_quick_set_test_gives_the_programme_s_answer(monkeypatch: pytest.Mon
     switched off.  The quick test must have decided some of them."""
     quick = samba_turn._sets_go_out
     fast = SambaState._turn_can_end
+    fired: list[bool] = []  # what the quick test said during the current question
     decided: list[bool] = []
 
+    def spy(*args: Any) -> bool:
+        fired.append(quick(*args))
+        return fired[-1]
+
     def compared(self: SambaState, seat: int) -> bool:
-        answer = fast(self, seat)
         bound = self._probe_copy()
         bound.must_out, bound.answer = True, None
-        for s, a in ((self, answer), (bound, fast(bound, seat))):
+        answers = []
+        for s in (self, bound):
+            fired.clear()
+            answers.append(fast(s, seat))
+            decided.append(True in fired)
             with monkeypatch.context() as m:
                 m.setattr(samba_turn, "_sets_go_out", lambda *args: False)
-                assert a == fast(s, seat), (s.hands[seat], s.smelds[s.sides[seat]], s.must_out)
-            decided.append(a and s.answer is not False and quick_fired(s, seat))
-        return answer
+                assert answers[-1] == fast(s, seat), (s.hands[seat], s.smelds[s.sides[seat]], s.must_out)
+        return answers[0]
 
-    def quick_fired(s: SambaState, seat: int) -> bool:
-        calls: list[bool] = []
-
-        def spy(*args: Any) -> bool:
-            calls.append(quick(*args))
-            return calls[-1]
-
-        with monkeypatch.context() as m:
-            m.setattr(samba_turn, "_sets_go_out", spy)
-            fast(s, seat)
-        return True in calls
-
+    monkeypatch.setattr(samba_turn, "_sets_go_out", spy)
     monkeypatch.setattr(SambaState, "_turn_can_end", compared)
     samba._SETTLED.clear()
     run_selfplay(8, seed=11, check=False, variant="samba")

@@ -52,6 +52,7 @@ from ..cards import (
     format_card,
     is_canasta,
     kind_of_code,
+    plural,
 )
 from ..italian import can_go_out_for
 from ..observer import Observation
@@ -126,10 +127,6 @@ def _and_list(words: Sequence[str]) -> str:
     return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
-
-
 def _tokens(kind: int, naturals: int, jokers: int = 0, deuces: int = 0) -> str:
     return " ".join([KIND_TOKENS[kind]] * naturals + ["JK"] * jokers + ["2"] * deuces)
 
@@ -176,15 +173,21 @@ def _canastas(o: Observation, side: int) -> int:
     return sum(1 for m in o.meld_summary[side].values() if is_canasta(*m))
 
 
-def _sequence_ends(o: Observation, side: int) -> set[int]:
-    """Samba: the ranks that could extend one of the side's sequences that is not yet a samba (either end)."""
-    out: set[int] = set()
+def _open_ends(o: Observation, side: int) -> set[tuple[int, int]]:
+    """Samba: the (kind, suit) of each card that could extend one of the side's sequences that is not yet a
+    samba, at either end."""
+    out: set[tuple[int, int]] = set()
     for suit, codes in o.samba_melds[side]:
         if suit < 0 or _samba_is_canasta(suit, codes):
             continue
         kinds = [kind_of_code(x) for x in codes]
-        out.update(k for k in (min(kinds) - 1, max(kinds) + 1) if 0 <= k < DEUCE)
+        out.update((k, suit) for k in (min(kinds) - 1, max(kinds) + 1) if 0 <= k < DEUCE)
     return out
+
+
+def _sequence_ends(o: Observation, side: int) -> set[int]:
+    """Samba: the ranks that could extend one of the side's sequences that is not yet a samba (either end)."""
+    return {k for k, _ in _open_ends(o, side)}
 
 
 def _sequence_cards(o: Observation, side: int) -> list[int]:
@@ -527,7 +530,8 @@ def _pack_open_to(o: Observation, seat: int) -> bool:
 
 
 def feeds_next(c: Context) -> Fact | None:
-    """The discard matches the next player's side's meld while the pack is open to them."""
+    """The discard matches the next player's side's meld while the pack is open to them (Samba: or every card
+    of its rank in the hand extends one of their open sequences)."""
     o = c.obs
     if c.verb != "discard" or c.went_out():
         return None
@@ -535,32 +539,44 @@ def feeds_next(c: Context) -> Fact | None:
     nxt = c.next_seat
     if k >= DEUCE or not _pack_open_to(o, nxt):
         return None
-    if k not in _set_ranks(o, o.variant.sides[nxt], True):
-        held = _sequence_feeds(o, nxt, k)
-        if not held:
-            return None
-        if len(set(held)) == 1:
-            what = (f"This {format_card(_card_id(held[0]), glyphs=True)} extends {_their(o, nxt)} sequence of "
-                    f"{SUIT_NAMES[SUIT_CHARS.index(held[0][1])]}")
-        else:
-            what = f"Each {KIND_SINGULAR[k]} you hold extends one of {_their(o, nxt)} sequences"
-        return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {_cards(o.pile_size + 1)} "
-                    "(R-SAMBA-6).", BAD, "R-SAMBA-6")
-    rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
-    return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} could "
-                f"add it to their meld and take {_cards(o.pile_size + 1)} ({rule}).", BAD, rule)
+    taken = plural(o.pile_size + 1, "card")
+    if k in _set_ranks(o, o.variant.sides[nxt], True):
+        rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
+        return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} "
+                    f"could add it to their meld and take {taken} ({rule}).", BAD, rule)
+    feeding, other = _sequence_split(c)
+    if not feeding or other:
+        return None
+    if len(set(feeding)) == 1:
+        what = (f"This {format_card(_card_id(feeding[0]), glyphs=True)} extends {_their(o, nxt)} sequence of "
+                f"{SUIT_NAMES[SUIT_CHARS.index(feeding[0][1])]}")
+    else:
+        what = f"Each {KIND_SINGULAR[k]} you hold extends one of {_their(o, nxt)} sequences"
+    return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {taken} (R-SAMBA-6).", BAD,
+                "R-SAMBA-6")
 
 
 def _feeding_cards(o: Observation, seat: int, k: int) -> tuple[list[str], list[str]]:
     """Samba: the hand's cards of kind ``k``, split into those that would extend one end of a sequence of
     ``seat``'s side that is not yet a samba (R-SAMBA-6) and the others."""
-    ends: set[tuple[int, str]] = set()
-    for suit, codes in o.samba_melds[o.variant.sides[seat]]:
-        kinds = [kind_of_code(x) for x in codes]
-        if suit >= 0 and len(kinds) < SAMBA_LENGTH:
-            ends.update((x, SUIT_CHARS[suit]) for x in (min(kinds) - 1, max(kinds) + 1))
+    ends = _open_ends(o, o.variant.sides[seat])
     held = [code for code in o.hand if kind_of_code(code) == k]
-    return [x for x in held if (k, x[1]) in ends], [x for x in held if (k, x[1]) not in ends]
+    feeding = [x for x in held if (k, SUIT_CHARS.index(x[1])) in ends]
+    return feeding, [x for x in held if x not in feeding]
+
+
+def _sequence_split(c: Context) -> tuple[list[str], list[str]]:
+    """Samba, a natural discard the next side cannot add to an open set while the pack is open to them: the
+    hand's cards of its rank that would extend one of their open sequences, and the others (else two empty
+    lists)."""
+    o = c.obs
+    if not _samba(o) or c.verb != "discard" or c.went_out():
+        return [], []
+    k = c.action[1]
+    nxt = c.next_seat
+    if k >= DEUCE or not _pack_open_to(o, nxt) or k in _set_ranks(o, o.variant.sides[nxt], True):
+        return [], []
+    return _feeding_cards(o, nxt, k)
 
 
 def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
@@ -575,20 +591,14 @@ def _sequence_feeds(o: Observation, seat: int, k: int) -> list[str]:
 def suit_choice(c: Context) -> Fact | None:
     """Samba: a discard of a rank held in a suit that would extend the next side's open sequence and in one
     that would not; the table discards the card selected, so say which (R-SAMBA-6)."""
-    o = c.obs
-    if c.verb != "discard" or c.went_out() or not _samba(o):
-        return None
-    k = c.action[1]
-    nxt = c.next_seat
-    if k >= DEUCE or not _pack_open_to(o, nxt) or k in _set_ranks(o, o.variant.sides[nxt], True):
-        return None
-    feeding, other = _feeding_cards(o, nxt, k)
+    feeding, other = _sequence_split(c)
     if not feeding or not other:
         return None
+    o, nxt = c.obs, c.next_seat
     safe, risky = (format_card(_card_id(x), glyphs=True) for x in (other[0], feeding[0]))
     return Fact("suit-choice", f"Discard the {safe}, not the {risky}: the {risky} would extend {_their(o, nxt)} "
                 f"sequence of {SUIT_NAMES[SUIT_CHARS.index(feeding[0][1])]}, and {seat_word(o, nxt)} could add it "
-                f"and take {_cards(o.pile_size + 1)} (R-SAMBA-6).", NEUTRAL, "R-SAMBA-6")
+                f"and take {plural(o.pile_size + 1, 'card')} (R-SAMBA-6).", NEUTRAL, "R-SAMBA-6")
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -600,7 +610,7 @@ def next_holds_pair(c: Context) -> Fact | None:
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
     return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
-                f"{_count(o.known[nxt][k], k)}: they could take {_cards(o.pile_size + 1)} with this one.", BAD,
+                f"{_count(o.known[nxt][k], k)}: they could take {plural(o.pile_size + 1, 'card')} with this one.", BAD,
                 _take_rule(o))
 
 

@@ -161,6 +161,7 @@ from ..cards import (
     KIND_VALUES,
     RED_THREE,
     kind_of_code,
+    plural,
 )
 from ..display import card_label
 from ..observer import Observation
@@ -246,15 +247,6 @@ def kind_label(kind: int) -> str:
 def kind_token(kind: int) -> str:
     """The token of a kind in intents and notation (``T`` for tens, ``3`` for black threes)."""
     return "3" if kind == BLACK_THREE else KIND_TOKENS[kind]
-
-
-def plural(n: int, word: str) -> str:
-    """``1 card``, ``2 cards``.
-
-    >>> plural(1, "card"), plural(0, "card")
-    ('1 card', '0 cards')
-    """
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def seat_name(seat: int | None, me: int, variant: Variant = CLASSIC) -> str:
