@@ -37,7 +37,7 @@ The keys:
   Canasta the cards laid face down under the turned card (R-ITAL-3) come first, then
   ``face down,`` and the face-up cards: ``pile: 4C 9S KD 7H 5S face down, 6D``, or in a
   seat's view, which does not know them, ``pile: 5 cards face down, 6D``.
-- ``N``, ``E``, ``S``, ``W``: a hand, either its cards or a count (``11`` or ``11 cards``),
+- ``N``, ``E``, ``S``, ``W``: a hand, either its cards or a count (``11``, ``11 cards``, ``1 card``),
   optionally followed by ``known: K K`` (cards the table saw go into it with a pack).
 - ``melds NS`` / ``melds EW``: melds separated by ``;``, each a list of cards,
   optionally followed by ``(natural canasta)`` or ``(mixed canasta)`` as a check.
@@ -116,6 +116,7 @@ from .cards import (
     format_card,
     is_canasta,
     normalize_code,
+    plural,
     sort_key,
 )
 from .errors import ImpossiblePositionError, NotationError
@@ -995,7 +996,7 @@ def format_position(state: State, seat: int | str | None = None) -> str:
     down = state.pile_hidden
     pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile) if i >= down]
     if down:  # the cards laid face down under the turned card (R-ITAL-3): a seat sees only their number
-        hidden = f"{down} cards" if viewer is not None else _cards_text(state.pile[:down])
+        hidden = plural(down, "card") if viewer is not None else _cards_text(state.pile[:down])
         pile.insert(0, f"{hidden} face down,")
     lines.append("pile: " + (" ".join(pile) if pile else "-"))
     for s in range(variant.players):
@@ -1005,7 +1006,7 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             # (once the hand is over every hand is shown for the count)
             text = _cards_text(cards) if cards else "-"
         else:
-            text = f"{len(cards)} cards"
+            text = plural(len(cards), "card")
             if known:
                 text += " known: " + " ".join(known)
         lines.append(f"{seats[s]}: {text}")

@@ -108,7 +108,7 @@ def test_one_card_hand_is_public_R_INFO_5():
     """)
     for seat in SEATS:
         assert observe(state, seat).hand_sizes[2] == 1
-        assert "S: 1 cards" in observe(state, seat).position_text or seat == "S"
+        assert "S: 1 card\n" in observe(state, seat).position_text or seat == "S"  # one card, not "1 cards"
 
 
 def test_other_hands_never_shown_R_INFO_1_R_INFO_2():
