@@ -2,13 +2,16 @@
 
     .venv/bin/python benchmarks/fit_evaluation.py                 # 6000 hands, seeds 100000...
     .venv/bin/python benchmarks/fit_evaluation.py --hands 500 --dry-run
+    .venv/bin/python benchmarks/fit_evaluation.py --variant three-handed   # that variant's weights
 
-Plays classic hands with the rules-of-thumb policy (the search's playout
+Plays a variant's hands (classic by default) with the rules-of-thumb policy (the search's playout
 policy) from seeded deals.  At the start of every turn it records the facts of
 :func:`canasta_tutor.bots.evaluation.features` for both sides, and pairs them
-with the margin the hand ended with.  A least-squares fit with numpy (a small
-ridge term keeps rare facts tame) gives the weights that
-``canasta_tutor/bots/evaluation_weights.json`` holds.  The seeds start far
+with the margin the hand ended with (with three sides: the side's score less
+the others' mean).  A least-squares fit with numpy (a small ridge term keeps
+rare facts tame) gives the weights that the variant's file holds
+(``canasta_tutor/bots/evaluation_weights.json`` for classic; see
+:func:`canasta_tutor.bots.evaluation.weights_file`).  The seeds start far
 from the ones the benchmarks and tests deal, so the fit never saw their hands.
 
 It prints how much of the final margin's spread the estimate explains, on
@@ -28,34 +31,35 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from canasta_tutor.bots.evaluation import FEATURES, WEIGHTS_FILE, features  # noqa: E402
-from canasta_tutor.bots.expert import rot_policy  # noqa: E402
+from canasta_tutor.bots.evaluation import FEATURES, features, weights_file  # noqa: E402
+from canasta_tutor.bots.expert import margin, rot_policy  # noqa: E402
 from canasta_tutor.game import Game  # noqa: E402
 from canasta_tutor.state import DRAW, GAME_OVER, HAND_OVER  # noqa: E402
 
 FIRST_SEED = 100_000
 
 
-def hand_rows(seed: int) -> tuple[list[list[float]], list[float], list[int]]:
-    """One self-played hand: features at each turn's start (both sides), the final margins, turns left."""
-    state = Game().new_initial_state(seed=seed)
-    starts: list[tuple[list[float], list[float]]] = []
+def hand_rows(seed: int, variant: str = "classic") -> tuple[list[list[float]], list[float], list[int]]:
+    """One self-played hand: features at each turn's start (every side), the final margins, turns left."""
+    state = Game(variant=variant).new_initial_state(seed=seed)
+    n_sides = state.variant.n_sides
+    starts: list[list[list[float]]] = []
     last_turn = -1
     turns: list[int] = []
     while state.phase not in (HAND_OVER, GAME_OVER):
         if state.phase == DRAW and (state.turn != last_turn or not starts):
-            starts.append((features(state, 0), features(state, 1)))
+            starts.append([features(state, side) for side in range(n_sides)])
             last_turn = state.turn
         state.apply_unchecked(rot_policy(state, state.actor))
     sides = state.hand_results[-1].sides
-    m = float(sides[0].total - sides[1].total)
+    margins = [margin(sides, side) for side in range(n_sides)]
     xs: list[list[float]] = []
     ys: list[float] = []
     n = len(starts)
-    for i, (f0, f1) in enumerate(starts):
-        xs += [f0, f1]
-        ys += [m, -m]
-        turns += [n - i, n - i]
+    for i, rows in enumerate(starts):
+        xs += rows
+        ys += margins
+        turns += [n - i] * n_sides
     return xs, ys, turns
 
 
@@ -64,6 +68,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=6000)
     ap.add_argument("--seed", type=int, default=FIRST_SEED)
     ap.add_argument("--ridge", type=float, default=1.0)
+    ap.add_argument("--variant", default="classic", help="the variant to fit (the classic game by default)")
     ap.add_argument("--dry-run", action="store_true", help="print the fit, do not write the weights")
     args = ap.parse_args()
     try:
@@ -76,7 +81,7 @@ def main() -> None:
     left: list[int] = []
     hand_of: list[int] = []
     for s in seeds:
-        x, y, t = hand_rows(s)
+        x, y, t = hand_rows(s, args.variant)
         xs += x
         ys += y
         left += t
@@ -94,7 +99,7 @@ def main() -> None:
     coef = np.linalg.solve(As[train].T @ As[train] + reg, As[train].T @ y[train]) / scale
     pred = A @ coef
     turns_left = np.asarray(left)
-    print(f"hands {args.hands} (seeds {args.seed}..{args.seed + args.hands - 1}), rows {len(y)}, "
+    print(f"{args.variant}: hands {args.hands} (seeds {args.seed}..{args.seed + args.hands - 1}), rows {len(y)}, "
           f"held out {int(held.sum())}")
     print("turns left   rows   spread of margin   spread left after the estimate   share explained")
     for lo, hi in ((1, 4), (5, 8), (9, 16), (17, 32), (33, 999)):
@@ -108,12 +113,14 @@ def main() -> None:
     for name, w in zip(FEATURES, coef[1:], strict=True):
         print(f"  {name:<28}{w:>10.3f}")
     if not args.dry_run:
-        data = {"fitted_by": "benchmarks/fit_evaluation.py", "hands": args.hands, "first_seed": args.seed,
+        data = {"fitted_by": "benchmarks/fit_evaluation.py", "variant": args.variant, "hands": args.hands,
+                "first_seed": args.seed,
                 "ridge": args.ridge, "held_out_explained": round(1 - rsd ** 2 / sd ** 2, 4),
                 "features": list(FEATURES), "intercept": round(float(coef[0]), 6),
                 "weights": [round(float(w), 6) if math.isfinite(w) else 0.0 for w in coef[1:]]}
-        WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {WEIGHTS_FILE.name}")
+        path = weights_file(args.variant)
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path.name}")
 
 
 if __name__ == "__main__":

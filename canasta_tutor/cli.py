@@ -330,8 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--budget", type=_ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
                    help="the expert's time cap per decision (default: none, a fixed number of samples)")
     m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=None,
-                   help="the expert's samples per decision (default: 48 in classic, whose playouts are cut off; "
-                        "else 24)")
+                   help="the expert's samples per decision (default: 48 where the variant cuts its playouts off, "
+                        "as all but Samba do; Samba: 6)")
     m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
     m.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

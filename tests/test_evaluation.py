@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.bots.evaluation import FEATURES, WEIGHTS_FILE, evaluate, features, side_features, weights
+from canasta_tutor.bots.evaluation import (
+    FEATURES,
+    SIDE_FEATURES,
+    WEIGHTS_FILE,
+    evaluate,
+    features,
+    side_features,
+    weights,
+    weights_file,
+)
 from canasta_tutor.bots.expert import margin, playout, rot_policy, sample_values
 from canasta_tutor.bots.sampling import sample_hidden
 from canasta_tutor.cards import parse_card
@@ -20,9 +29,9 @@ from canasta_tutor.variants import CLASSIC, VARIANTS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _states(seed: int, every: int = 9) -> list[State]:
+def _states(seed: int, every: int = 9, variant: str = "classic") -> list[State]:
     """Turn starts of a rules-of-thumb hand."""
-    state = Game().new_initial_state(seed=seed)
+    state = Game(variant=variant).new_initial_state(seed=seed)
     out = []
     while state.phase not in (HAND_OVER, GAME_OVER):
         if state.phase == DRAW and len(state.history) % every == 0:
@@ -31,18 +40,65 @@ def _states(seed: int, every: int = 9) -> list[State]:
     return out
 
 
-def test_the_weights_file_matches_the_features() -> None:
-    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    assert data["features"] == list(FEATURES)
-    b, w = weights()
+CUT_OFF = [name for name, v in VARIANTS.items() if v.playout_turns is not None]
+
+
+@pytest.mark.parametrize("name", CUT_OFF)
+def test_the_weights_file_matches_the_features(name: str) -> None:
+    """Each variant whose playouts are cut off reads its own fit, made on its own self-play."""
+    path = weights_file(name)
+    assert (path == WEIGHTS_FILE) == (name == "classic")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["features"] == list(FEATURES) and data["variant"] == name
+    b, w = weights(name)
     assert len(w) == len(FEATURES) and all(isinstance(x, float) for x in w)
     assert 0.1 < data["held_out_explained"] < 1  # the fit explains part of the final margin, on unseen hands
+    named = dict(zip(FEATURES, w, strict=True))
+    assert named["our_table_points"] > 0.5 and named["their_table_points"] < -0.5
+
+
+def test_every_variant_but_samba_cuts_its_playouts_off_two_rounds_after_the_move() -> None:
+    """Classic, two-, three-, six-handed and Italian Canasta stop their playouts two rounds after the move;
+    Samba's melds (sequences) are not what the evaluation's facts describe, so Samba plays its playouts out."""
+    for name, v in VARIANTS.items():
+        if v.sequences:
+            assert v.playout_turns is None
+        else:
+            assert name in CUT_OFF and v.playout_turns == 2 * v.players
+    assert sorted(CUT_OFF) == sorted(n for n in VARIANTS if n != "samba")
+
+
+def test_a_weights_file_of_another_variant_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from canasta_tutor.bots import evaluation
+
+    data = json.loads(weights_file("two-handed").read_text(encoding="utf-8"))
+    moved = tmp_path / "evaluation_weights.json"
+    moved.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(evaluation, "WEIGHTS_FILE", moved)
+    evaluation.weights.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"evaluation_weights\.json .*--variant classic"):
+            evaluation.weights("classic")
+    finally:
+        evaluation.weights.cache_clear()
+
+
+@pytest.mark.parametrize("variant", ["three-handed", "six-handed"])
+def test_with_three_sides_the_other_facts_are_the_others_mean(variant: str) -> None:
+    """The margin with three sides is a side's score less the others' mean, so the estimate reads
+    the other two sides' facts as their mean."""
+    for state in _states(3, every=7, variant=variant)[:6]:
+        for side in range(3):
+            f = features(state, side)
+            others = [side_features(state, s) for s in range(3) if s != side]
+            assert f[:len(SIDE_FEATURES)] == side_features(state, side)
+            assert f[len(SIDE_FEATURES):] == pytest.approx([(a + b) / 2 for a, b in zip(*others, strict=True)])
 
 
 def test_the_estimate_is_the_same_for_both_sides_with_the_sign_turned() -> None:
     """The fit sees every turn start from both sides with the margin negated, so one side's
     estimate is the other's negated: the search reads the same hand the same way from either seat."""
-    for state in _states(5) + _states(6):
+    for state in _states(5) + _states(6) + _states(5, variant="two-handed"):
         assert evaluate(state, 0) == pytest.approx(-evaluate(state, 1), abs=1e-6)
 
 
@@ -114,15 +170,13 @@ def test_cut_off_values_vary_less_than_full_ones() -> None:
     assert sample_hidden(state, seat, random.Random(0)) is not None
 
 
-def test_only_classic_cuts_its_playouts_off() -> None:
-    """The weights are fitted on classic four-handed play; the other variants play their playouts out."""
-    assert CLASSIC.playout_turns == 8
-    assert all(v.playout_turns is None for name, v in VARIANTS.items() if name != "classic")
-
-
 @pytest.mark.slow
 def test_the_fitting_script_runs_and_reports_the_fit(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fit_evaluation.py"), "--hands", "40",
                           "--dry-run"], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert "all held out: spread" in out.stdout and "our_table_points" in out.stdout
     assert "wrote" not in out.stdout  # a dry run leaves the weights alone
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fit_evaluation.py"), "--hands", "20",
+                          "--variant", "three-handed", "--dry-run"], capture_output=True, text=True, check=True,
+                         cwd=tmp_path)
+    assert out.stdout.startswith("three-handed: hands 20") and "wrote" not in out.stdout

@@ -301,22 +301,22 @@ def test_the_hint_plan_stops_at_a_take_of_unseen_cards_R_ITAL_3() -> None:
 
 
 def test_the_italian_hint_has_its_own_smaller_budget() -> None:
-    """Italian Canasta declares a smaller hint budget on its Variant (its playouts cost about two classic ones);
-    classic declares a larger one for its cut-off playouts, with the plan's budget unchanged, and the other
-    variants keep the hint's defaults."""
+    """Italian Canasta declares a smaller hint budget on its Variant than classic (its cut-off playouts
+    cost about two classic ones), and so a smaller plan; the other variants with cut-off playouts declare
+    larger budgets than the full-playout default, with the plan's budget unchanged; Samba's is smallest."""
     from canasta_tutor.hint import DEFAULT_PLAYOUTS, PLAN_PLAYOUTS, analyse, plan_playouts
     from canasta_tutor.variants import VARIANTS, get_variant
 
     italian = get_variant("italian")
     assert italian.hint_playouts is not None and italian.hint_playouts < DEFAULT_PLAYOUTS
-    assert plan_playouts(italian) < PLAN_PLAYOUTS
+    assert italian.playout_turns and plan_playouts(italian) < PLAN_PLAYOUTS
     for name, v in VARIANTS.items():
-        if name == "classic":
-            assert v.playout_turns and v.hint_playouts and v.hint_playouts > DEFAULT_PLAYOUTS
+        assert v.hint_playouts is not None
+        if name == "samba":
+            assert v.playout_turns is None and v.hint_playouts < italian.hint_playouts
+        elif name != "italian":
+            assert v.playout_turns and v.hint_playouts > DEFAULT_PLAYOUTS
             assert v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS
-        elif name not in ("italian", "samba"):
-            assert v.hint_playouts is None and v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS
-            assert v.playout_turns is None
     state = Game(variant="italian").new_initial_state(seed=4)
     state.apply(("draw",))
     _, est = analyse(observe(state, state.turn))

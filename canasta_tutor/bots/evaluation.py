@@ -1,4 +1,4 @@
-"""A learned estimate of how a classic hand will end, for cut-off playouts.
+"""A learned estimate of how a hand will end, for cut-off playouts.
 
 A playout that runs to the end of the hand measures a move's value with a lot
 of noise: everything that happens in the thirty turns after the move (which
@@ -17,8 +17,11 @@ estimates the same quantity a full playout measures: the hand's margin when
 the rest is played by the rules of thumb.  The weights are data, read once;
 the evaluation itself is plain Python, with no numpy in the search.
 
-It is fitted on classic four-handed play; other variants play their playouts
-to the end of the hand (``Variant.playout_turns`` is None for them).
+Each variant whose playouts are cut off (``Variant.playout_turns``) has its own
+weights, fitted on its own self-play (:func:`weights_file`); with more than two
+sides, the other sides' facts enter as their mean, as the margin the search
+measures is a side's score less the others' mean.  Samba plays its playouts to
+the end of the hand (its ``playout_turns`` is None).
 """
 
 from __future__ import annotations
@@ -30,7 +33,16 @@ from pathlib import Path
 from ..cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
 from ..state import DRAW, State
 
-WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")
+WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")  # classic's
+
+
+def weights_file(variant: str = "classic") -> Path:
+    """The file of a variant's fitted weights: ``evaluation_weights.json`` for classic,
+    ``evaluation_weights_<name>.json`` for the others (``-`` written ``_``)."""
+    if variant == "classic":
+        return WEIGHTS_FILE
+    return WEIGHTS_FILE.with_name(f"evaluation_weights_{variant.replace('-', '_')}.json")
+
 
 #: per side: the facts :func:`side_features` measures, in order
 SIDE_FEATURES = (
@@ -52,14 +64,14 @@ SIDE_FEATURES = (
     "pile_if_next",  # pile size when the side draws next
     "pile_if_next_frozen",  # ... and the pile is frozen for it
 )
-#: ``side``'s facts, then the other side's.  The fit sees every turn start from both sides with the margin
-#: negated, so a fact the two sides share (the stock left, say) could only ever get a weight of 0: the
-#: stock enters through the hand terms weighed by it instead.
+#: ``side``'s facts, then the other side's (with more than two sides: the others' mean).  The fit sees every
+#: turn start from every side, with that side's margin, so a fact all sides share (the stock left, say) could
+#: only ever get a weight of 0: the stock enters through the hand terms weighed by it instead.
 FEATURES = tuple(f"our_{n}" for n in SIDE_FEATURES) + tuple(f"their_{n}" for n in SIDE_FEATURES)
 
 
 def side_features(state: State, side: int) -> list[float]:
-    """The facts of :data:`SIDE_FEATURES` for ``side`` in a fully dealt classic state."""
+    """The facts of :data:`SIDE_FEATURES` for ``side`` in a fully dealt state (sets-only melds)."""
     variant = state.variant
     bonuses = variant.bonuses
     melds = state.melds[side]
@@ -113,24 +125,32 @@ def side_features(state: State, side: int) -> list[float]:
 
 
 def features(state: State, side: int) -> list[float]:
-    """The facts of :data:`FEATURES`: ``side``'s, then the other side's."""
-    return side_features(state, side) + side_features(state, 1 - side)
+    """The facts of :data:`FEATURES`: ``side``'s, then the other side's (more than two sides: the
+    mean of the others')."""
+    n_sides = state.variant.n_sides
+    ours = side_features(state, side)
+    if n_sides == 2:
+        return ours + side_features(state, 1 - side)
+    others = [side_features(state, s) for s in range(n_sides) if s != side]
+    return ours + [sum(col) / len(others) for col in zip(*others, strict=True)]
 
 
-@lru_cache(maxsize=1)
-def weights() -> tuple[float, tuple[float, ...]]:
-    """The fitted intercept and weights (one per name of :data:`FEATURES`)."""
-    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    if tuple(data["features"]) != FEATURES:
-        raise ValueError(f"{WEIGHTS_FILE.name} was fitted on other features; run benchmarks/fit_evaluation.py")
+@lru_cache(maxsize=None)
+def weights(variant: str = "classic") -> tuple[float, tuple[float, ...]]:
+    """A variant's fitted intercept and weights (one per name of :data:`FEATURES`)."""
+    path = weights_file(variant)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES or data.get("variant", "classic") != variant:
+        raise ValueError(f"{path.name} was fitted on other features or another variant; "
+                         f"run benchmarks/fit_evaluation.py --variant {variant}")
     return float(data["intercept"]), tuple(float(w) for w in data["weights"])
 
 
 def evaluate(state: State, side: int) -> float:
-    """The expected margin of the hand for ``side`` (its score less the other side's) from here,
-    as rules-of-thumb play would end it: the fitted linear estimate."""
-    b, w = weights()
+    """The expected margin of the hand for ``side`` (its score less the other side's, or the others'
+    mean) from here, as rules-of-thumb play would end it: the variant's fitted linear estimate."""
+    b, w = weights(state.variant.name)
     return b + sum(x * y for x, y in zip(features(state, side), w, strict=True))
 
 
-__all__ = ["FEATURES", "features", "evaluate", "weights", "WEIGHTS_FILE"]
+__all__ = ["FEATURES", "features", "evaluate", "weights", "weights_file", "WEIGHTS_FILE"]

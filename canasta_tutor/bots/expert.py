@@ -17,7 +17,7 @@ random, respecting hand sizes and the fact that red threes are never held after
 a first turn.  The value of an action is the expected point difference of the
 hand (our side's score minus theirs), with its standard error.
 
-Where the variant says so (``Variant.playout_turns``: classic, 8 turns), the
+Where the variant says so (``Variant.playout_turns``: every variant but Samba; 8 turns in classic), the
 expert's and the default hint's playouts stop two rounds after the move and
 the rest of the hand is estimated by :func:`~canasta_tutor.bots.evaluation.evaluate`,
 a linear fit of the final margin of rules-of-thumb self-play.  The estimate

@@ -27,10 +27,11 @@ deterministic: the same position and seed give the same hint on any machine
 under any load.  A wall-clock cap applies only when asked (``max_seconds``).
 Asked for ``samples``, every candidate is played on that many deals instead.
 
-In classic Canasta the race's playouts are cut off: each plays two rounds
-(``Variant.playout_turns`` = 8 turns) past the move with the rules of thumb,
-and the rest of the hand is estimated by a linear function of the position's
-facts fitted to self-play (:mod:`~canasta_tutor.bots.evaluation`).  Such a
+In every variant but Samba the race's playouts are cut off: each plays two
+rounds (``Variant.playout_turns``, 8 turns in classic) past the move with the
+rules of thumb, and the rest of the hand is estimated by a linear function of
+the position's facts fitted to the variant's self-play
+(:mod:`~canasta_tutor.bots.evaluation`).  Such a
 playout costs about a third of one to the end of the hand and varies far less,
 so the classic budget is 640 of them (``Variant.hint_playouts``) for about the
 time 240 full ones took.  Their draws are coupled: each seat draws from its own
