@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the expert's time cap per decision (default: none, a fixed number of samples)")
     m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=None,
                    help="the expert's samples per decision (default: 48 where the variant cuts its playouts off, "
-                        "as all but Samba do; Samba: 6)")
+                        "as all but Samba do; Samba: 10)")
     m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
     m.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

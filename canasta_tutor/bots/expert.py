@@ -58,7 +58,7 @@ from .sampling import sample_hidden, state_from_observation
 RACE_MIN_ROUND = 8
 #: the expert's samples per searched decision in Samba, at most (a Samba playout lists Samba's legal
 #: actions, with their look-ahead of the rest of the turn, at every step)
-SAMBA_ITERATIONS = 6
+SAMBA_ITERATIONS = 10
 #: the expert's samples per candidate of a searched decision (its race shares that many playouts
 #: per candidate among them, :meth:`ExpertBot._choose`): with playouts to the end of the hand, and where the variant
 #: cuts them off (``Variant.playout_turns``; such a playout costs about a third of a full one)
