@@ -544,8 +544,8 @@ def feeds_next(c: Context) -> Fact | None:
         rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
         return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} "
                     f"could add it to their meld and take {taken} ({rule}).", BAD, rule)
-    feeding, other = _sequence_split(c)
-    if not feeding or other:
+    feeding = _sequence_feeds(o, nxt, k)  # every card of the rank held extends one of their sequences
+    if not feeding:
         return None
     if len(set(feeding)) == 1:
         what = (f"This {format_card(_card_id(feeding[0]), glyphs=True)} extends {_their(o, nxt)} sequence of "
