@@ -151,6 +151,15 @@ def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
     return best
 
 
+def _wild_room(naturals: int, wilds: int, cap: int) -> int:
+    """How many wild cards one after another a set on the table can take: one while it holds fewer than
+    ``cap`` and is no canasta (R-SAMBA-4), so a set of six naturals takes one, which makes it a canasta."""
+    x = 0
+    while wilds + x < cap and not is_canasta(naturals, wilds + x):
+        x += 1
+    return x
+
+
 def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
                  sets: dict[int, tuple[tuple[int, int], ...]], sambas: int, need: int, cap: int) -> bool:
     """A quick test that proves going out possible with sets alone, tried before the programme (a big hand
@@ -168,7 +177,7 @@ def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
         n = sum(hand[k])
         table = sets.get(k, ())
         if table:
-            room += sum(cap - w for m, w in table if not is_canasta(m, w))
+            room += sum(_wild_room(m, w, cap) for m, w in table)
             big = max(range(len(table)), key=lambda i: table[i][0] + table[i][1])
             canastas += sum(1 for i, (m, w) in enumerate(table) if is_canasta(m + (n if i == big else 0), w))
         elif n >= 3:

@@ -260,3 +260,21 @@ def test_long_turns_that_must_go_out_offer_every_legal_move_R_MELD_4_R_ASK_1(tex
     else:
         probe._do(action)
     assert probe.must_out and exhaustive(probe)
+
+
+def test_the_quick_set_test_puts_no_wild_card_on_a_canasta_R_SAMBA_4() -> None:
+    """A set of six natural fours takes one wild card, which makes it a canasta; a second wild card has
+    nowhere to go (R-SAMBA-4).  Holding a four, a five and two jokers, with that set, a samba and two
+    canastas needed, the player can't go out: the quick test must not say it can (it once counted room
+    for two wild cards on the set of six)."""
+    from canasta_tutor.cards import KIND_TOKENS
+
+    four, five = KIND_TOKENS.index("4"), KIND_TOKENS.index("5")
+    hand = tuple((1, 0, 0, 0) if k in (four, five) else (0, 0, 0, 0) for k in range(11))
+    sets = {four: ((6, 0),)}
+    assert samba_turn._wild_room(6, 0, 2) == 1 and samba_turn._wild_room(5, 0, 2) == 2
+    assert samba_turn._wild_room(3, 1, 2) == 1 and samba_turn._wild_room(7, 0, 2) == 0
+    assert not samba_turn._sets_go_out(hand, 2, 1, sets, 1, 2, 2)
+    assert not samba_turn.turn_can_end(hand, 2, 0, 0, 0, sets, (), ((), (), (), ()), 1, must_out=True, answer=None,
+                                       initial=True, pending=0, minimum=50, need=2, cap=2)
+    assert samba_turn._sets_go_out(hand, 1, 1, sets, 1, 2, 2)  # one joker goes on: out, the five discarded
