@@ -127,11 +127,11 @@ class Oracle:
         return self.runner_up is not None and self.lead > self.lead_half_width
 
 
-def oracle(task: tuple[Observation, int]) -> Oracle:
-    """The long search on ``obs``: a race of ``playouts`` playouts."""
+def oracle(task: tuple[Observation, int], seed: int = ORACLE_SEED) -> Oracle:
+    """The long search on ``obs``: a race of ``playouts`` playouts on ``seed``."""
     obs, playouts = task
     c = time.process_time()
-    _, est = analyse(obs, playouts=playouts, seed=ORACLE_SEED)
+    _, est = analyse(obs, playouts=playouts, seed=seed)
     best = est[0]
     if len(est) < 2:
         return Oracle(best.action, None, 0.0, 0.0, best.samples, time.process_time() - c)

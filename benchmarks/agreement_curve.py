@@ -1,0 +1,192 @@
+"""How far can the hint's agreement with its oracle go? (a script that prints figures)
+
+    .venv/bin/python benchmarks/agreement_curve.py --positions 8 --json          # a quick look
+    nice -n 10 .venv/bin/python benchmarks/agreement_curve.py --workers 2        # 200 positions
+
+``hint_accuracy.py`` asks one question: on the positions where the oracle (the
+same race with fifty times the default's playouts) is clear, how often does the
+default hint pick the oracle's best?  This script asks how that share moves
+with the search's budget, on the same positions and against the same oracle:
+
+- the default's race (``analyse(obs, seed=0)``, the search behind
+  ``hint(obs, seed=0)``) and the same race with ``--factors`` times its
+  playouts (default 2, 4 and 8), each scored against the oracle on the
+  oracle's clear positions, with the search's process CPU time;
+- a second oracle: the same search as the first, with as many playouts, on
+  another seed.  Its agreement with the first, on the first's clear
+  positions, is what a search fifty times the default's reaches on this
+  measure.  A share below the target there would mean that no budget up to
+  the oracle's own meets it.
+
+The oracle, its seed and its clear test are ``hint_accuracy.py``'s, and so are
+the positions (``--seed`` of the self-play, taken in turn from the four
+phases).  Each position is one job: every search above, in order, in one
+worker process; ``--workers`` runs that many at once.  ``--max-minutes`` stops
+handing out positions when the time is up, and the figures cover the
+positions that finished, which are always the first ones of the full run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hint_accuracy import (  # noqa: E402
+    HINT_SEED,
+    LEAD_BANDS,
+    ORACLE_SEED,
+    PHASES,
+    Oracle,
+    draw_positions,
+    lead_band,
+    oracle,
+    quantile,
+)
+from strength import wilson  # noqa: E402
+
+from canasta_tutor.hint import analyse  # noqa: E402
+from canasta_tutor.observer import observe  # noqa: E402
+
+SECOND_ORACLE_SEED = 104729  # another seed than the first oracle's and the hint's
+
+
+@dataclass
+class Row:
+    """Every search on one position: the picks and CPU seconds by factor, and the two oracles."""
+
+    phase: str
+    picks: dict[int, tuple]
+    cpu_s: dict[int, float]
+    first: Oracle
+    second: Oracle | None
+
+
+def one_position(task: tuple[str, Any, tuple[int, ...], int, bool]) -> Row:
+    """All the searches of one position, in one process."""
+    phase, state, factors, oracle_factor, second = task
+    obs = observe(state, state.actor)
+    picks: dict[int, tuple] = {}
+    cpu: dict[int, float] = {}
+    used = 0
+    for f in (1, *factors):
+        c = time.process_time()
+        _, est = analyse(obs, seed=HINT_SEED) if f == 1 else analyse(obs, seed=HINT_SEED, playouts=f * used)
+        cpu[f] = time.process_time() - c
+        picks[f] = est[0].action
+        if f == 1:
+            used = sum(e.samples for e in est)
+    first = oracle((obs, oracle_factor * used))
+    other = oracle((obs, oracle_factor * used), seed=SECOND_ORACLE_SEED) if second else None
+    return Row(phase, picks, cpu, first, other)
+
+
+def share(agree: int, n: int) -> dict[str, Any]:
+    s = agree / n if n else None
+    lo, hi = wilson(s or 0.0, n)
+    return {"agree": agree, "clear": n, "agreement": None if s is None else round(s, 3),
+            "agreement_ci95": None if s is None else [round(lo, 3), round(hi, 3)]}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1, help="seed of the self-play that gives the positions")
+    p.add_argument("--factors", default="2,4,8", help="the larger budgets, as multiples of the default's")
+    p.add_argument("--oracle-factor", type=int, default=50, help="the oracles' playouts, times the default's")
+    p.add_argument("--no-second-oracle", action="store_true", help="skip the second oracle")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--max-minutes", type=float, default=None, help="stop handing out positions after this long")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    from tqdm.auto import tqdm
+
+    factors = tuple(sorted({int(x) for x in args.factors.split(",") if x.strip()} - {1}))
+    start = time.perf_counter()
+    deadline = None if args.max_minutes is None else start + 60 * args.max_minutes
+    positions = draw_positions(args.positions, args.seed)
+    tasks = [(ph, s, factors, args.oracle_factor, not args.no_second_oracle) for ph, s in positions]
+
+    rows: list[Row] = []
+    bar = tqdm(total=len(tasks), desc="positions", disable=not sys.stderr.isatty())
+
+    def time_left() -> bool:
+        return deadline is None or time.perf_counter() < deadline
+
+    if args.workers <= 1:
+        for task in tasks:
+            if not time_left():
+                break
+            rows.append(one_position(task))
+            bar.update()
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            pending: list[Future[Row]] = []
+            nxt = 0
+            while nxt < len(tasks) and len(pending) < 2 * args.workers:
+                pending.append(pool.submit(one_position, tasks[nxt]))
+                nxt += 1
+            while pending:
+                rows.append(pending.pop(0).result())
+                bar.update()
+                if nxt < len(tasks) and time_left():
+                    pending.append(pool.submit(one_position, tasks[nxt]))
+                    nxt += 1
+    bar.close()
+
+    clear = [r for r in rows if r.first.clear]
+    by_factor: dict[str, Any] = {}
+    for f in (1, *factors):
+        agree = sum(r.picks[f] == r.first.best for r in clear)
+        cpu_ms = [1000 * r.cpu_s[f] for r in rows]
+        by_lead = {name: share(sum(r.picks[f] == r.first.best for r in clear if lead_band(r.first.lead) == name),
+                               sum(lead_band(r.first.lead) == name for r in clear)) for name, _ in LEAD_BANDS}
+        by_factor[str(f)] = {**share(agree, len(clear)), "by_lead": by_lead,
+                             "search_cpu_p50_ms": round(quantile(cpu_ms, 50), 1),
+                             "search_cpu_p95_ms": round(quantile(cpu_ms, 95), 1)}
+    result: dict[str, Any] = {
+        "positions_asked": args.positions,
+        "positions": len(rows),
+        "stopped_early": len(rows) < args.positions,
+        "phases": {ph: sum(r.phase == ph for r in rows) for ph in PHASES},
+        "oracle_factor": args.oracle_factor,
+        "oracle_seeds": [ORACLE_SEED] + ([] if args.no_second_oracle else [SECOND_ORACLE_SEED]),
+        "clear_positions": len(clear),
+        "by_factor": by_factor,
+    }
+    if not args.no_second_oracle:
+        second = [r for r in clear if r.second is not None]
+        agree = sum(r.second is not None and r.second.best == r.first.best for r in second)
+        by_lead = {name: share(sum(r.second is not None and r.second.best == r.first.best
+                                   for r in second if lead_band(r.first.lead) == name),
+                               sum(lead_band(r.first.lead) == name for r in second)) for name, _ in LEAD_BANDS}
+        both = [r for r in second if r.second is not None and r.second.clear]
+        result["second_oracle"] = {**share(agree, len(second)), "by_lead": by_lead,
+                                   "both_clear": share(sum(r.second is not None and r.second.best == r.first.best
+                                                           for r in both), len(both))}
+    result["elapsed_s"] = round(time.perf_counter() - start, 1)
+    result["workers"] = args.workers
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"positions {len(rows)} of {args.positions}; clear to the oracle: {len(clear)}")
+    for name, v in by_factor.items():
+        print(f"  {name:>3}x the default: {v['agree']}/{v['clear']} = {v['agreement']} {v['agreement_ci95']}"
+              f"  search CPU p50 {v['search_cpu_p50_ms']} ms, p95 {v['search_cpu_p95_ms']} ms")
+    if "second_oracle" in result:
+        v = result["second_oracle"]
+        print(f"  a second oracle: {v['agree']}/{v['clear']} = {v['agreement']} {v['agreement_ci95']}; "
+              f"where both are clear: {v['both_clear']['agree']}/{v['both_clear']['clear']}")
+    print(f"elapsed {result['elapsed_s']} s")
+
+
+if __name__ == "__main__":
+    main()
