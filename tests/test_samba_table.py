@@ -242,3 +242,25 @@ def test_the_join_and_take_buttons_agree_with_the_engines_listing_over_a_hand_R_
             out = table.handle(msg)
             assert not out.startswith("[R-") and not out.startswith("[refused]"), (action, msg, out)
     assert checked > 5, checked
+
+
+def test_a_typed_discard_with_a_suit_lays_that_card_R_SAMBA_6() -> None:
+    """``discard 9C`` lays the 9♣ and ``discard 9`` one nine, as the engine chooses; in Samba a suit
+    decides which sequences a card extends (R-SAMBA-6), so naming a card the hand does not hold is
+    refused with what it does hold, and nothing is played."""
+    hand = "7H 8H 9H KC 4C 5D 6S 9C TC"
+    for typed, gone in (("discard 9C", "9C"), ("discard 9h", "9H"), ("discard 9\u2665", "9H")):
+        table = _table(build(hand=hand))
+        table.play(typed, run_bots=False)
+        left = table.view["hand"]
+        assert table.session.last_action == "discard 9"
+        assert gone not in left and sum(c in left for c in ("9C", "9H")) == 1, (typed, left)
+    table = _table(build(hand=hand))
+    before = table.view["hand"]
+    msg = table.handle({"intent": "play", "text": "discard 9D", "rev": table.view["rev"]})
+    assert msg == "[refused] 'discard 9D': you hold no 9\u2666; of that rank you hold 9\u2665, 9\u2663"
+    assert table.view["hand"] == before and table.state.phase == "meld"
+    # a kind alone: the engine's choice, as before
+    table = _table(build(hand=hand))
+    table.play("discard 9", run_bots=False)
+    assert sum(c in table.view["hand"] for c in ("9C", "9H")) == 1

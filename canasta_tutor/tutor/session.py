@@ -33,8 +33,8 @@ from typing import Any
 
 from ..actions import format_action, parse_action
 from ..bots import RulesOfThumbBot
-from ..cards import ALL_CARD_CODES, CARD_KIND, parse_kind, sort_key
-from ..errors import CanastaError, IllegalActionError
+from ..cards import ALL_CARD_CODES, CARD_KIND, normalize_code, parse_kind, sort_key
+from ..errors import CanastaError, IllegalActionError, NotationError
 from ..game import Game
 from ..observer import Observation, observe
 from ..rulebook import rule as lookup_rule
@@ -330,7 +330,30 @@ class TableSession:
         if err is not None:
             return self._refuse(err, action)
         verb = str(action[0])
-        return self._play_plan(Plan((action,)), {"deal": "new_hand", "pass": "draw"}.get(verb, verb))
+        return self._play_plan(Plan((action,), self._typed_card(action, text)),
+                               {"deal": "new_hand", "pass": "draw"}.get(verb, verb))
+
+    def _typed_card(self, action: Action, text: str) -> tuple[int, ...]:
+        """The card a typed discard names with its suit (``discard 4S``), so that card is the one
+        laid; ``()`` when the text names a kind only (``discard 4``), and the engine lays one of
+        that kind.  In Samba, where a card's suit decides which sequences it extends (R-SAMBA-6),
+        naming a suit the hand does not hold is refused rather than laying another card."""
+        if action[0] != "discard":
+            return ()
+        token = text.replace(",", " ").split()[1]
+        try:
+            code = normalize_code(token)
+        except NotationError:
+            return ()  # a kind, like '4' or 'T'
+        held = [c for c in self.state.hands[self.me][int(action[1])] if ALL_CARD_CODES[c] == code]
+        if held:
+            return (held[-1],)
+        if self.variant.sequences and code != "JK":
+            kinds = sorted(self.state.hands[self.me][int(action[1])], key=sort_key)
+            have = ", ".join(dict.fromkeys(card_text(ALL_CARD_CODES[c]) for c in kinds))
+            raise NotationError(f"{text!r}: you hold no {card_text(code)}"
+                                + (f"; of that rank you hold {have}" if have else ""))
+        return ()
 
     def _play_plan(self, plan: Plan, button: str) -> str:
         s = self.state
