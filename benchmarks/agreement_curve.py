@@ -32,7 +32,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ from hint_accuracy import (  # noqa: E402
     PHASES,
     Oracle,
     draw_positions,
+    in_order,
     lead_band,
     oracle,
     quantile,
@@ -115,31 +115,8 @@ def main() -> None:
     positions = draw_positions(args.positions, args.seed)
     tasks = [(ph, s, factors, args.oracle_factor, not args.no_second_oracle) for ph, s in positions]
 
-    rows: list[Row] = []
     bar = tqdm(total=len(tasks), desc="positions", disable=not sys.stderr.isatty())
-
-    def time_left() -> bool:
-        return deadline is None or time.perf_counter() < deadline
-
-    if args.workers <= 1:
-        for task in tasks:
-            if not time_left():
-                break
-            rows.append(one_position(task))
-            bar.update()
-    else:
-        with ProcessPoolExecutor(args.workers) as pool:
-            pending: list[Future[Row]] = []
-            nxt = 0
-            while nxt < len(tasks) and len(pending) < 2 * args.workers:
-                pending.append(pool.submit(one_position, tasks[nxt]))
-                nxt += 1
-            while pending:
-                rows.append(pending.pop(0).result())
-                bar.update()
-                if nxt < len(tasks) and time_left():
-                    pending.append(pool.submit(one_position, tasks[nxt]))
-                    nxt += 1
+    rows = in_order(one_position, tasks, args.workers, deadline, bar.update)
     bar.close()
 
     clear = [r for r in rows if r.first.clear]

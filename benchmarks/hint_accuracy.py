@@ -63,7 +63,7 @@ from collections import Counter
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -78,6 +78,8 @@ from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
+T = TypeVar("T")
+R = TypeVar("R")
 HINT_SEED = 0
 #: the bands of the oracle's lead, in points, that ``by_lead`` counts apart: (name, lowest lead)
 LEAD_BANDS = (("under_10", 0.0), ("10_to_40", 10.0), ("40_up", 40.0))
@@ -174,6 +176,39 @@ def quantile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1]
 
 
+def in_order(fn: Callable[[T], R], tasks: list[T], workers: int, deadline: float | None,
+             done: Callable[[], object]) -> list[R]:
+    """``fn`` on each task, in ``workers`` processes (in this one for 1), calling ``done`` after each.
+
+    The results come back in the tasks' order, and once ``deadline`` (a ``time.perf_counter``
+    reading) has passed no more tasks are handed out: those under way finish, so the results
+    are always those of the first tasks."""
+    def time_left() -> bool:
+        return deadline is None or time.perf_counter() < deadline
+
+    out: list[R] = []
+    if workers <= 1:
+        for task in tasks:
+            if not time_left():
+                break
+            out.append(fn(task))
+            done()
+        return out
+    with ProcessPoolExecutor(workers) as pool:
+        pending: list[Future[R]] = []
+        nxt = 0
+        while nxt < len(tasks) and len(pending) < 2 * workers:
+            pending.append(pool.submit(fn, tasks[nxt]))
+            nxt += 1
+        while pending:
+            out.append(pending.pop(0).result())
+            done()
+            if nxt < len(tasks) and time_left():
+                pending.append(pool.submit(fn, tasks[nxt]))
+                nxt += 1
+    return out
+
+
 def save(path: Path, positions: list[tuple[str, State]], picks: list[Pick], oracles: list[Oracle]) -> None:
     """One JSON line per position the oracle finished (see the module docstring)."""
     def act(a: tuple | None) -> str | None:
@@ -226,33 +261,9 @@ def main() -> None:
         tasks.append((obs, args.oracle_factor * sum(e.samples for e in h.estimates)))
 
     # 2. the oracle, in workers that may use every core again
-    oracles: list[Oracle] = []
     bar = tqdm(total=len(tasks), desc="oracle", disable=quiet)
-
-    def time_left() -> bool:
-        return deadline is None or time.perf_counter() < deadline
-
-    if args.workers <= 1:
-        _unpin(cores)
-        for task in tasks:
-            if not time_left():
-                break
-            oracles.append(oracle(task))
-            bar.update()
-    else:
-        with ProcessPoolExecutor(args.workers, initializer=_unpin, initargs=(cores,)) as pool:
-            # a window of work in order, so the finished positions are always the first ones
-            pending: list[Future[Oracle]] = []
-            nxt = 0
-            while nxt < len(tasks) and len(pending) < 2 * args.workers:
-                pending.append(pool.submit(oracle, tasks[nxt]))
-                nxt += 1
-            while pending:
-                oracles.append(pending.pop(0).result())
-                bar.update()
-                if nxt < len(tasks) and time_left():
-                    pending.append(pool.submit(oracle, tasks[nxt]))
-                    nxt += 1
+    _unpin(cores)
+    oracles = in_order(oracle, tasks, args.workers, deadline, bar.update)
     bar.close()
 
     done = len(oracles)

@@ -52,3 +52,34 @@ def test_a_short_run_adds_up(tmp_path: Path) -> None:
     for line in lines:
         assert line["verdict"] in (CLEAR, CLOSE, ONLY)
         assert line["hint"] not in line["about_as_good"]
+
+
+def test_work_comes_back_in_order_and_stops_at_the_deadline() -> None:
+    in_order = _script().in_order
+    ticks: list[int] = []
+    assert in_order(abs, [3, -1, -2], 1, None, lambda: ticks.append(1)) == [3, 1, 2] and len(ticks) == 3
+    assert in_order(abs, [3, -1], 1, 0.0, lambda: None) == []  # the deadline has passed: nothing handed out
+    assert in_order(abs, list(range(-9, 0)), 2, None, lambda: None) == list(range(9, 0, -1))
+
+
+@pytest.mark.slow
+def test_the_agreement_curve_adds_up_and_its_first_search_is_the_hint() -> None:
+    curve = benchmark_script("agreement_curve")
+    phase, state = _script().draw_positions(1, 1)[0]
+    row = curve.one_position((phase, state, (2,), 1, True))
+    from canasta_tutor.hint import hint
+    from canasta_tutor.observer import observe
+    assert row.picks[1] == hint(observe(state, state.actor), seed=0).best
+    assert set(row.picks) == {1, 2} and row.second is not None and row.cpu_s[2] > 0
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "agreement_curve.py"), "--positions", "2",
+                          "--factors", "2", "--oracle-factor", "1", "--json"],
+                         capture_output=True, text=True, check=True, timeout=300)
+    result = json.loads(out.stdout)
+    clear = result["clear_positions"]
+    assert result["positions"] == 2 and set(result["by_factor"]) == {"1", "2"}
+    for v in (*result["by_factor"].values(), result["second_oracle"]):
+        assert v["clear"] == clear and 0 <= v["agree"] <= clear
+        assert sum(b["clear"] for b in v["by_lead"].values()) == clear
+        assert sum(b["agree"] for b in v["by_lead"].values()) == v["agree"]
+    both = result["second_oracle"]["both_clear"]
+    assert both["agree"] <= both["clear"] <= clear
