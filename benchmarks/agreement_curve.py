@@ -34,7 +34,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -96,6 +96,15 @@ def share(agree: int, n: int) -> dict[str, Any]:
             "agreement_ci95": None if s is None else [round(lo, 3), round(hi, 3)]}
 
 
+def scored(clear: list[Row], picked: Callable[[Row], tuple | None]) -> dict[str, Any]:
+    """How often ``picked`` is the first oracle's best on its ``clear`` positions: in all, and by its lead."""
+    def count(rows: list[Row]) -> dict[str, Any]:
+        return share(sum(picked(r) == r.first.best for r in rows), len(rows))
+
+    return {**count(clear), "by_lead": {name: count([r for r in clear if lead_band(r.first.lead) == name])
+                                        for name, _ in LEAD_BANDS}}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=200)
@@ -120,15 +129,10 @@ def main() -> None:
     bar.close()
 
     clear = [r for r in rows if r.first.clear]
-    by_factor: dict[str, Any] = {}
-    for f in (1, *factors):
-        agree = sum(r.picks[f] == r.first.best for r in clear)
-        cpu_ms = [1000 * r.cpu_s[f] for r in rows]
-        by_lead = {name: share(sum(r.picks[f] == r.first.best for r in clear if lead_band(r.first.lead) == name),
-                               sum(lead_band(r.first.lead) == name for r in clear)) for name, _ in LEAD_BANDS}
-        by_factor[str(f)] = {**share(agree, len(clear)), "by_lead": by_lead,
-                             "search_cpu_p50_ms": round(quantile(cpu_ms, 50), 1),
-                             "search_cpu_p95_ms": round(quantile(cpu_ms, 95), 1)}
+    by_factor = {str(f): {**scored(clear, lambda r, f=f: r.picks[f]),
+                          "search_cpu_p50_ms": round(quantile([1000 * r.cpu_s[f] for r in rows], 50), 1),
+                          "search_cpu_p95_ms": round(quantile([1000 * r.cpu_s[f] for r in rows], 95), 1)}
+                 for f in (1, *factors)}
     result: dict[str, Any] = {
         "positions_asked": args.positions,
         "positions": len(rows),
@@ -140,15 +144,12 @@ def main() -> None:
         "by_factor": by_factor,
     }
     if not args.no_second_oracle:
-        second = [r for r in clear if r.second is not None]
-        agree = sum(r.second is not None and r.second.best == r.first.best for r in second)
-        by_lead = {name: share(sum(r.second is not None and r.second.best == r.first.best
-                                   for r in second if lead_band(r.first.lead) == name),
-                               sum(lead_band(r.first.lead) == name for r in second)) for name, _ in LEAD_BANDS}
-        both = [r for r in second if r.second is not None and r.second.clear]
-        result["second_oracle"] = {**share(agree, len(second)), "by_lead": by_lead,
-                                   "both_clear": share(sum(r.second is not None and r.second.best == r.first.best
-                                                           for r in both), len(both))}
+        def second_best(r: Row) -> tuple | None:
+            return None if r.second is None else r.second.best
+
+        both = [r for r in clear if r.second is not None and r.second.clear]
+        result["second_oracle"] = {**scored(clear, second_best), "both_clear": share(
+            sum(second_best(r) == r.first.best for r in both), len(both))}
     result["elapsed_s"] = round(time.perf_counter() - start, 1)
     result["workers"] = args.workers
     if args.json:

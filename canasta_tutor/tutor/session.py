@@ -345,12 +345,12 @@ class TableSession:
             code = normalize_code(token)
         except NotationError:
             return ()  # a kind, like '4' or 'T'
-        held = [c for c in self.state.hands[self.me][int(action[1])] if ALL_CARD_CODES[c] == code]
+        of_kind = self.state.hands[self.me][int(action[1])]
+        held = [c for c in of_kind if ALL_CARD_CODES[c] == code]
         if held:
             return (held[-1],)
         if self.variant.sequences and code != "JK":
-            kinds = sorted(self.state.hands[self.me][int(action[1])], key=sort_key)
-            have = ", ".join(dict.fromkeys(card_text(ALL_CARD_CODES[c]) for c in kinds))
+            have = ", ".join(dict.fromkeys(card_text(ALL_CARD_CODES[c]) for c in sorted(of_kind, key=sort_key)))
             raise NotationError(f"{text!r}: you hold no {card_text(code)}"
                                 + (f"; of that rank you hold {have}" if have else ""))
         return ()
