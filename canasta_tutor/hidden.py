@@ -63,7 +63,7 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta
+from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta, shuffle
 from .errors import ImpossiblePositionError
 from .feasibility import can_go_out
 from .samba import SambaState
@@ -150,7 +150,7 @@ class _Pool:
 
     def __init__(self, cards: Iterable[int], rng: random.Random) -> None:
         cards = sorted(cards)
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         self.by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
         for c in cards:
             self.by_kind[CARD_KIND[c]].append(c)
@@ -162,11 +162,26 @@ class _Pool:
         return self.by_kind[kind].pop()
 
     def take_any(self, rng: random.Random, red_threes: bool) -> int | None:
-        kinds = [k for k in range(NUM_KINDS) if self.by_kind[k] and (red_threes or k != RED_THREE)]
-        if not kinds:
+        """A card drawn at random from the pool (every card as likely; not a red three unless
+        ``red_threes``), or None if there is none: ``rng.choices`` over the kinds weighted by their
+        counts, written out (the same draw from the generator, the same card, without the lists)."""
+        by_kind = self.by_kind
+        total = sum(map(len, by_kind))
+        if not red_threes:
+            total -= len(by_kind[RED_THREE])
+        if not total:
             return None
-        weights = [len(self.by_kind[k]) for k in kinds]
-        return self.take(rng.choices(kinds, weights)[0])
+        x = rng.random() * total  # as random.choices: the first kind whose running count exceeds x
+        seen = 0
+        last = -1
+        for k in range(NUM_KINDS):
+            n = len(by_kind[k])
+            if n and (red_threes or k != RED_THREE):
+                seen += n
+                last = k
+                if x < seen:
+                    return by_kind[k].pop()
+        return by_kind[last].pop()  # x rounded up to the total: choices takes the last kind too
 
     def rest(self) -> list[int]:
         return [c for k in self.by_kind for c in k]
@@ -392,7 +407,7 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
             state.hands[s] = h
         if not keep_stock or down:
             rest = pool.rest()
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             if down:
                 if len(rest) < down:
                     raise ImpossiblePositionError(f"{down} cards lie face down in the pile, but only {len(rest)} "

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_KIND, RED_THREE
+from canasta_tutor.cards import CARD_KIND, NUM_KINDS, RED_THREE
 from canasta_tutor.errors import ImpossiblePositionError
 from canasta_tutor.hidden import fill_hidden, turn_problem, unseen_for
 
@@ -100,3 +102,21 @@ def test_counts_that_do_not_add_up_are_refused() -> None:
     state = Game().new_initial_state(seed=15)
     with pytest.raises(ImpossiblePositionError, match="unseen"):
         fill_hidden(state.copy(), "NEW", unseen_for(state, "S")[:20], random.Random(0))
+
+
+@given(st.lists(st.integers(min_value=0, max_value=5), min_size=NUM_KINDS, max_size=NUM_KINDS),
+       st.booleans(), st.integers(min_value=0, max_value=2**32))
+def test_pool_draw_is_random_choices(counts: list[int], red_threes: bool, seed: int) -> None:
+    """The pool's random card takes the generator's one draw that random.choices would, weighted by
+    the kinds' counts, and gives the card choices would pick; None when nothing may be drawn."""
+    from canasta_tutor.hidden import _Pool
+
+    cards = [c for k, n in enumerate(counts) for c in [i for i, kind in enumerate(CARD_KIND) if kind == k][:n]]
+    pool = _Pool(cards, random.Random(0))
+    kinds = [k for k in range(NUM_KINDS) if pool.by_kind[k] and (red_threes or k != RED_THREE)]
+    expected_rng = random.Random(seed)
+    expected = (pool.by_kind[expected_rng.choices(kinds, [len(pool.by_kind[k]) for k in kinds])[0]][-1]
+                if kinds else None)
+    rng = random.Random(seed)
+    assert pool.take_any(rng, red_threes) == expected
+    assert rng.random() == expected_rng.random()  # the same draws were taken

@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import CARD_KIND, NUM_KINDS, RED_THREE
+from ..cards import CARD_KIND, NUM_KINDS, RED_THREE, shuffle
 from ..italian import can_go_out_for
 from ..observer import Observation, observe_compact
 from ..scoring import SideScore
@@ -78,7 +78,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             pool.extend(cards)
     pool.extend(s.stock)
     pool.sort()  # forget where the cards were
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     by_kind: list[list[int]] = [[] for _ in range(NUM_KINDS)]
     for c in pool:
         by_kind[CARD_KIND[c]].append(c)
@@ -91,7 +91,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
                 h[k].append(by_kind[k].pop())
         new_hands[o] = h
     rest = [c for k in range(NUM_KINDS) for c in by_kind[k]]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     reds = [c for c in rest if CARD_KIND[c] == RED_THREE]
     plain = [c for c in rest if CARD_KIND[c] != RED_THREE]
     for o in others:
@@ -105,7 +105,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             h[CARD_KIND[c]].append(c)
         s.hands[o] = h
     stock = plain + reds
-    rng.shuffle(stock)
+    shuffle(rng, stock)
     s.stock = stock
     return s
 
@@ -146,7 +146,7 @@ def draw_orders(state: State, rng: random.Random) -> list[list[int]]:
     orders = []
     for _ in range(len(state.hand_size)):
         order = state.stock[:]
-        rng.shuffle(order)
+        shuffle(rng, order)
         orders.append(order)
     return orders
 
@@ -207,6 +207,9 @@ def playout(state: State, seat: int, turns: int | None = None, orders: list[list
         actor = state.actor
         assert actor is not None  # the game is not over
         legal = state.legal_actions()
+        if len(legal) == 1:  # forced: the rules of thumb play it without looking
+            _apply(state, legal[0], orders)
+            continue
         if not legal:  # a sampled hand inconsistent with a commitment: score it as it stands
             return margin(state.score_hand().sides, state.sides[seat])
         _apply(state, decide(observe_compact(state, actor, legal))[0], orders)
