@@ -53,7 +53,7 @@ from hint_accuracy import (  # noqa: E402
 )
 from strength import wilson  # noqa: E402
 
-from canasta_tutor.hint import analyse  # noqa: E402
+from canasta_tutor.hint import analyse, race_budget  # noqa: E402
 from canasta_tutor.observer import observe  # noqa: E402
 
 SECOND_ORACLE_SEED = 104729  # another seed than the first oracle's and the hint's
@@ -76,16 +76,14 @@ def one_position(task: tuple[str, Any, tuple[int, ...], int, bool]) -> Row:
     obs = observe(state, state.actor)
     picks: dict[int, tuple] = {}
     cpu: dict[int, float] = {}
-    used = 0
+    budget = race_budget(obs.variant)
     for f in (1, *factors):
         c = time.process_time()
-        _, est = analyse(obs, seed=HINT_SEED) if f == 1 else analyse(obs, seed=HINT_SEED, playouts=f * used)
+        _, est = analyse(obs, seed=HINT_SEED) if f == 1 else analyse(obs, seed=HINT_SEED, playouts=f * budget)
         cpu[f] = time.process_time() - c
         picks[f] = est[0].action
-        if f == 1:
-            used = sum(e.samples for e in est)
-    first = oracle((obs, oracle_factor * used))
-    other = oracle((obs, oracle_factor * used), seed=SECOND_ORACLE_SEED) if second else None
+    first = oracle((obs, oracle_factor * budget))
+    other = oracle((obs, oracle_factor * budget), seed=SECOND_ORACLE_SEED) if second else None
     return Row(phase, picks, cpu, first, other)
 
 

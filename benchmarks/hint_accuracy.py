@@ -12,11 +12,11 @@ I go out?" (``answer``).  Positions with a single legal move are skipped.
 
 For each position, from the seat's observation:
 
-- the default hint, ``hint(obs, seed=0)``: its race of ``DEFAULT_PLAYOUTS`` playouts.
-  Its wall-clock and process CPU time are measured in this process, pinned to
-  one core, before any oracle runs;
-- the oracle: the same search (same candidates, the same race by successive
-  halving) with ``--oracle-factor`` times the default's playouts, on a
+- the default hint, ``hint(obs, seed=0)``: its race of at most ``race_budget``
+  playouts (1440 in classic).  Its wall-clock and process CPU time are measured
+  in this process, pinned to one core, before any oracle runs;
+- the oracle: the same search (same candidates, the same race by elimination)
+  with ``--oracle-factor`` times the default's budget, on a
   different seed, so its sampled deals are
   independent of the default's.  The moves of a race are played out on shared
   sampled deals, so the oracle gives the paired difference of the runner-up to
@@ -72,7 +72,7 @@ from positions import sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
 from canasta_tutor.actions import format_action  # noqa: E402
-from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, hint  # noqa: E402
+from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, hint, race_budget  # noqa: E402
 from canasta_tutor.observer import Observation, observe  # noqa: E402
 from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
@@ -258,7 +258,7 @@ def main() -> None:
         wall.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
         picks.append(Pick.of(h))
-        tasks.append((obs, args.oracle_factor * sum(e.samples for e in h.estimates)))
+        tasks.append((obs, args.oracle_factor * race_budget(obs.variant)))
 
     # 2. the oracle, in workers that may use every core again
     bar = tqdm(total=len(tasks), desc="oracle", disable=quiet)

@@ -1,6 +1,9 @@
-"""The hint's race: successive halving on shared sampled deals (``bots.expert.race``)."""
+"""The races on shared sampled deals (``bots.expert.race``): by successive halving (the expert, Samba)
+and by elimination (the hint)."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -14,10 +17,33 @@ from canasta_tutor.bots.expert import (
     sample_values,
     summarize,
 )
-from canasta_tutor.hint import analyse, grade, hint
+from canasta_tutor.actions import format_action
+from canasta_tutor.hint import DROP_Z, analyse, grade, hint
 from canasta_tutor.observer import observe
+from canasta_tutor.position import parse_position
 from canasta_tutor.state import State
 from canasta_tutor.variants import CLASSIC
+
+
+#: seed 1's first position of benchmarks/hint_accuracy.py: taking the pack with the pair of eights leads drawing
+#: by 158 points to a search of 16,000 playouts
+CLEAR_TAKE = """canasta-tutor position
+seed: 1
+deal: 0
+dealer: E
+turn: S draw
+totals: NS 0 EW 0
+stock: 53
+pile: QD 3S* 4H 4C 3C 4D 6S 8C 8H
+N: 8 cards
+E: 8 cards
+S: 6H 7H 8S 8D KS KD 2H 2C
+W: 7 cards
+melds NS: TS TC TC; AD AC JK
+melds EW: 7S 7H 7D; JS JH JD 2D
+red threes NS: 3D 3H
+melded-before: N E S W
+"""
 
 
 def _position(wanted: int) -> State:
@@ -85,24 +111,85 @@ def test_race_is_deterministic_and_the_default_hint_races():
     assert [(e.action, e.mean, e.samples) for e in a] == [(e.action, e.mean, e.samples) for e in b]
     obs = observe(state, seat)
     _, est = analyse(obs, seed=0)
-    # classic declares its budget (cut-off playouts); each round's share is rounded down
+    # classic declares its budget (cut-off playouts): the hint's race by elimination spends at most that
     budget = CLASSIC.hint_playouts
-    assert budget is not None and 0.95 * budget <= sum(e.samples for e in est) <= budget
+    assert budget is not None and sum(e.samples for e in est) <= budget
+    # the hint's race is the expert module's, by elimination
+    assert est == summarize(cands, race_values(state, seat, cands, budget, 0, turns=CLASSIC.playout_turns,
+                                               drop_z=DROP_Z))
     h = hint(obs, seed=0)
-    assert h.best == est[0].action and h.samples == est[0].samples > budget / len(est)
+    assert h.best == est[0].action and h.samples == est[0].samples
     for alt, e in zip(h.alternatives, est[1:], strict=False):
         assert alt.gap == pytest.approx(e.gap)
 
 
-def test_grade_of_a_dropped_move_uses_the_paired_gap():
+def test_a_race_by_elimination_drops_a_move_once_it_trails_beyond_drop_z():
+    """Each candidate dropped trailed the leader of that moment by more than ``drop_z`` paired standard
+    errors on the deals both were played on, and no earlier look would have dropped it; the ones left
+    at the end were all played on every deal."""
+    from canasta_tutor.bots.expert import DROP_FIRST_SHARE, _mean_se
+
+    state = _position(8)
+    seat = state.actor
+    assert seat is not None
+    cands = candidate_actions(state, seat, wide=True)
+    budget, step, z = 1280, 8, 2.5
+    values = race_values(state, seat, cands, budget, seed=4, min_round=step, turns=8, drop_z=z)
+    played = sum(map(len, values))
+    assert played <= budget
+    first = max(2 * step, budget // (DROP_FIRST_SHARE * len(cands)))
+    longest = max(map(len, values))
+    for v in values:
+        n = len(v)
+        if n == longest:
+            continue
+        assert n >= 2 * step and n % step == 0  # looks come after whole steps, from the second on
+        bar = z * max(1.0, math.sqrt(first / n))  # stricter before the first full look
+        leaders = [j for j, w in enumerate(values) if len(w) > n]
+        trails = []
+        for j in leaders:
+            m, se = _mean_se([x - y for x, y in zip(values[j][:n], v, strict=True)])
+            trails.append(m > bar * se)
+        assert any(trails)
+    # the same race again gives the same values (deterministic for a seed)
+    assert values == race_values(state, seat, cands, budget, seed=4, min_round=step, turns=8, drop_z=z)
+
+
+def test_a_race_by_elimination_stops_when_one_move_is_left():
+    """A clear choice costs little: taking a pack of nine with a pair of eights, against drawing and the
+    other takes, is settled before the first full look, and the race stops there with most of its budget
+    unspent; its deals are the first deals of the even search."""
+    from canasta_tutor.bots.expert import DROP_FIRST_SHARE
+
+    state = parse_position(CLEAR_TAKE)
+    seat = state.actor
+    assert seat is not None
+    cands = candidate_actions(state, seat, wide=True)
+    values = race_values(state, seat, cands, 1280, seed=1, turns=8, drop_z=2.5)
+    lengths = [len(v) for v in values]
+    first = 1280 // (DROP_FIRST_SHARE * len(cands))
+    assert max(lengths) < first and sum(lengths) < 1280 // 4
+    best = max(range(len(cands)), key=lambda i: (len(values[i]), sum(values[i])))
+    assert format_action(cands[best]) == "take 8 8 8"
+    even = sample_values(state, seat, cands, first, seed=1, turns=8)
+    assert [e[: len(v)] for v, e in zip(values, even, strict=True)] == values
+
+
+def test_grade_keeps_the_graded_move_in_the_race_and_uses_the_paired_gap():
+    """A move the hint's race dropped is kept in the grade's race until it is clearly behind (so it is
+    played on more deals), and its loss is its paired gap to the best less one standard error."""
     state = _position(8)
     seat = state.actor
     assert seat is not None
     obs = observe(state, seat)
     _, est = analyse(obs, seed=0)
     dropped = est[-1]
+    _, graded = analyse(obs, seed=0, extra=dropped.action)
+    mine = next(e for e in graded if e.action == dropped.action)
+    assert mine.samples > dropped.samples
     g = grade(obs, dropped.action, seed=0)
-    assert g.loss == pytest.approx(max(0.0, dropped.gap - dropped.diff_stderr))
+    assert g.loss == pytest.approx(max(0.0, mine.gap - mine.diff_stderr))
+    assert g.best == graded[0].action
 
 
 def test_the_expert_race_keeps_the_rules_of_thumb_choice_in_every_round():

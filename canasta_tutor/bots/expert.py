@@ -331,7 +331,8 @@ def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estima
 
 def race_values(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
                 max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND,
-                turns: int | None = None, keep_first: bool = False) -> list[list[float]]:
+                turns: int | None = None, keep_first: bool = False,
+                drop_z: float | None = None, keep: int | None = None) -> list[list[float]]:
     """Playout values of each candidate, by successive halving on shared samples of the hidden cards.
 
     The race runs ``ceil(log2(k))`` rounds for ``k`` candidates.  Each round shares
@@ -344,7 +345,12 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     the first deals, in order.  ``turns``: cut-off playouts (:func:`playout`).  ``keep_first``:
     the first candidate stays in every round and the others are halved (the expert's race,
     where the first is the rules-of-thumb choice that a challenger must beat).  With ``turns``,
-    the draws are coupled (:func:`playout`, one :func:`draw_orders` per deal)."""
+    the draws are coupled (:func:`playout`, one :func:`draw_orders` per deal).
+
+    With ``drop_z``, the race is run by elimination instead (:func:`_drop_race`, the hint's), never
+    dropping the candidate of index ``keep``."""
+    if drop_z is not None:
+        return _drop_race(state, seat, candidates, playouts, seed, max_seconds, min_round, turns, drop_z, keep)
     k = len(candidates)
     rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
     rng = random.Random(seed)
@@ -373,6 +379,71 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     return values
 
 
+#: a race by elimination looks first once every candidate has been played on this share of the budget
+DROP_FIRST_SHARE = 4
+
+
+def _drop_race(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
+               max_seconds: float | None, step: int, turns: int | None, drop_z: float,
+               keep: int | None = None) -> list[list[float]]:
+    """:func:`race_values` by elimination: every candidate still in is played on the same new sampled deals,
+    ``step`` deals at a time; after each step, a candidate that trails the leader (the best mean) by more
+    than ``drop_z`` standard errors of their paired difference is dropped.  The race ends when one
+    candidate is left or the next deal would spend more than ``playouts`` playouts.  So a clear choice costs
+    little, and a close one gets the whole budget, most of it on the moves that are still in.
+
+    Looks start after two steps, but until each candidate has been played on ``first = playouts /
+    (DROP_FIRST_SHARE * k)`` deals a move must trail by ``drop_z * sqrt(first / deals)`` standard errors
+    to be dropped: only a move far behind goes that early.  On a few deals the paired difference of two
+    moves is often 0 on nearly every deal and its standard error says little; and as ``first`` scales
+    with the budget, a long race (the benchmark's oracle) drops a move on no fewer deals than a short one
+    would at the same lead.  Deterministic for a seed (``max_seconds`` aside).
+
+    ``keep`` (an index) is a move never dropped, for grading it: it stays in until it is the only one left,
+    or the only other one left is the leader and it trails it beyond the bar (then the race ends), or the
+    budget is spent; so its gap to the best is measured on as many deals as the best's."""
+    k = len(candidates)
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in candidates]
+    alive = list(range(k))
+    first = max(2 * step, playouts // (DROP_FIRST_SHARE * k))
+    start = time.perf_counter()
+    played = deals = 0
+    while len(alive) > 1 and played + len(alive) <= playouts:
+        for _ in range(step):
+            if played + len(alive) > playouts:  # never more than the budget
+                break
+            det = sample_hidden(state, seat, rng)
+            if det is None:
+                return values
+            orders = draw_orders(det, rng) if turns is not None else None
+            for i in alive:
+                s = det.copy()
+                _apply(s, candidates[i], orders)
+                values[i].append(playout(s, seat, turns, orders))
+            played += len(alive)
+            deals += 1
+            if max_seconds is not None and deals >= 4 and time.perf_counter() - start > max_seconds:
+                return values
+        if deals >= 2 * step:
+            z = drop_z * max(1.0, math.sqrt(first / deals))  # stricter before the first full look
+            lead = max(alive, key=lambda i: (sum(values[i]), -i))
+            best = values[lead]
+            kept = []
+            behind = False  # the kept move trails the leader beyond the bar
+            for i in alive:
+                m, se = _mean_se([x - y for x, y in zip(best, values[i], strict=True)]) if i != lead else (0.0, 0.0)
+                if m <= z * se:
+                    kept.append(i)
+                elif i == keep:
+                    kept.append(i)
+                    behind = True
+            alive = kept
+            if behind and len(alive) == 2:  # the leader and the kept move, measured apart: done
+                break
+    return values
+
+
 def search(state: State, seat: int, candidates: list[tuple], iterations: int, seed: int,
            max_seconds: float | None = None, turns: int | None = None) -> list[Estimate]:
     """Evaluate candidates on shared samples of the hidden cards; sorted best first."""
@@ -380,9 +451,11 @@ def search(state: State, seat: int, candidates: list[tuple], iterations: int, se
 
 
 def race(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
-         max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND, turns: int | None = None) -> list[Estimate]:
+         max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND, turns: int | None = None,
+         drop_z: float | None = None, keep: int | None = None) -> list[Estimate]:
     """Evaluate candidates by :func:`race_values` with a budget of ``playouts``; sorted best first."""
-    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds, min_round, turns))
+    return summarize(candidates, race_values(state, seat, candidates, playouts, seed, max_seconds, min_round, turns,
+                                             drop_z=drop_z, keep=keep))
 
 
 def pick(candidates: list[tuple], values: list[list[float]], z: float) -> tuple:

@@ -19,10 +19,8 @@ plays with, and returns a :class:`Hint`:
   that make it worse; values and intervals only in the details;
 - staged text: a nudge in plain words, then the move, then the full explanation.
 
-The search is a race by successive halving (:func:`~canasta_tutor.bots.expert.race`):
-a fixed budget of ``DEFAULT_PLAYOUTS`` playouts, spent in rounds on the same
-sampled deals; after each round the worse half of the candidates drops out, so
-the moves the choice is really between are compared on the most deals.  It is
+The search is a race (:func:`~canasta_tutor.bots.expert.race`) on the same
+sampled deals for every candidate, with a fixed budget of playouts, so it is
 deterministic: the same position and seed give the same hint on any machine
 under any load.  A wall-clock cap applies only when asked (``max_seconds``).
 Asked for ``samples``, every candidate is played on that many deals instead.
@@ -31,16 +29,23 @@ In every variant but Samba the race's playouts are cut off: each plays two
 rounds (``Variant.playout_turns``, 8 turns in classic) past the move with the
 rules of thumb, and the rest of the hand is estimated by a linear function of
 the position's facts fitted to the variant's self-play
-(:mod:`~canasta_tutor.bots.evaluation`).  Such a
-playout costs about a third of one to the end of the hand and varies far less,
-so the classic budget is 640 of them (``Variant.hint_playouts``) for about the
-time 240 full ones took.  Their draws are coupled: each seat draws from its own
-random order of the sampled stock, so the candidates of one deal hand every seat
-the same cards (:func:`~canasta_tutor.bots.expert.playout`).  The search with
-``samples`` (the puzzles' verification, :func:`compare`) still plays every hand
-to its end, with plain draws.
+(:mod:`~canasta_tutor.bots.evaluation`).  Such a playout costs about a third of
+one to the end of the hand and varies far less.  Their draws are coupled: each
+seat draws from its own random order of the sampled stock, so the candidates of
+one deal hand every seat the same cards (:func:`~canasta_tutor.bots.expert.playout`).
+These races run by elimination (``drop_z`` = ``DROP_Z``): every move still in is
+played on the same new deals, a few at a time, and a move is dropped once it
+trails the leader by more than ``DROP_Z`` standard errors of their paired
+difference; the race ends when one move is left or the budget
+(``Variant.hint_playouts``, 1280 playouts in classic) is spent.  So a clear
+choice is settled in a fraction of the budget, and a close one gets all of it,
+most of it on the moves still in contention.  The search with ``samples`` (the
+puzzles' verification, :func:`compare`) still plays every hand to its end, with
+plain draws.
 
-Samba searches the same way with a smaller fixed budget, since every step of
+Samba's playouts run to the end of the hand, and its race is by successive
+halving (after each round of deals the worse half of the moves drops out; too
+few deals for a paired interval to drop a move by), with a smaller fixed budget, since every step of
 a Samba playout lists Samba's legal actions with their look-ahead of the rest
 of the turn: at most six candidates taken from each of Samba's verbs in turn
 (:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of the
@@ -138,6 +143,9 @@ Z95 = 1.96  # a 95% interval is 1.96 standard errors either side
 GRADES = (("best", 10.0), ("good", 30.0), ("inaccuracy", 80.0), ("mistake", 200.0))
 DEFAULT_PLAYOUTS = 240  # playouts per hint: the budget of the candidates' race
 MIN_SAMPLES = 24
+#: the race by elimination (cut-off playouts): a move is dropped once it trails the leader by this many paired
+#: standard errors (:func:`~canasta_tutor.bots.expert.race_values`, ``drop_z``)
+DROP_Z = 2.5
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
 #: Samba: samples per candidate when :func:`compare` plays both moves on the same deals (Samba's playouts are slow)
 SAMBA_SAMPLES = 6
@@ -399,30 +407,44 @@ def samples_for(candidates: int, playouts: int = DEFAULT_PLAYOUTS) -> int:
     return max(MIN_SAMPLES, playouts // max(1, candidates))
 
 
+def race_budget(variant: Variant) -> int:
+    """The playouts of the default hint's race in ``variant``: its ``hint_playouts``, else ``DEFAULT_PLAYOUTS``.
+
+    >>> from canasta_tutor.variants import get_variant
+    >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
+    (1440, 24)
+    """
+    return variant.hint_playouts or DEFAULT_PLAYOUTS
+
+
 def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
             wide: bool = True, extra: tuple | None = None,
             playouts: int | None = None) -> tuple[State, list[Estimate]]:
     """Search the position of ``obs``; estimates for the candidate actions, best first.
 
     With ``samples``, every candidate is played out on the same ``samples`` sampled deals (the
-    puzzles' verification search).  Without, the candidates race (successive halving,
-    :func:`~canasta_tutor.bots.expert.race`) for a budget of ``playouts`` playouts (default
-    ``DEFAULT_PLAYOUTS``): the two left at the end are compared on most of the deals.
-    ``extra`` is an action searched whether or not it is a candidate."""
+    puzzles' verification search).  Without, the candidates race (:func:`~canasta_tutor.bots.expert.race`)
+    for a budget of ``playouts`` playouts (default: the variant's ``hint_playouts``, else
+    ``DEFAULT_PLAYOUTS``): by elimination where playouts are cut off (see the module docstring), by
+    successive halving in Samba.  ``extra`` is an action searched whether or not it is a candidate, and a
+    race by elimination does not drop it while it is close to the best (a move being graded is measured
+    against the best on as many deals as the best, or until it is clearly behind)."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
     state = state_from_observation(obs)
     cands = candidate_actions(state, obs.seat, wide=wide)
     if extra is not None and extra not in cands:
         cands.append(extra)
+    keep = None if extra is None else cands.index(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
     if samples is None:
-        # a variant may declare a smaller budget (Variant.hint_playouts; classic: the default)
+        # a variant may declare its own budget (Variant.hint_playouts)
         own = playouts is None and obs.variant.hint_playouts is not None
-        return state, race(state, obs.seat, cands, playouts or obs.variant.hint_playouts or DEFAULT_PLAYOUTS, seed,
+        turns = obs.variant.playout_turns
+        return state, race(state, obs.seat, cands, playouts or race_budget(obs.variant), seed,
                            max_seconds, (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND,
-                           obs.variant.playout_turns)
+                           turns, drop_z=DROP_Z if turns is not None else None, keep=keep)
     return state, search(state, obs.seat, cands, samples, seed, max_seconds)
 
 
@@ -737,4 +759,4 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
 
 
 __all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_loss", "explain_move",
-           "analyse", "samples_for", "compare"]
+           "analyse", "race_budget", "samples_for", "compare"]
