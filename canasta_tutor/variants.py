@@ -129,7 +129,8 @@ class Variant:
     #: (R-SAMBA-9); 0: the classic condition, at least one meld (R-RED-5)
     red_threes_need_canastas: int = 0
     #: the default hint's search budget in this variant: the playouts of its race of candidates and the
-    #: fewest sampled deals a candidate plays in each round (None: the hint's defaults, 240 and 8).  A variant
+    #: fewest sampled deals a candidate plays in each round, or between two looks of a race by elimination
+    #: (None: the hint's defaults, 240 and 8).  A variant
     #: whose playouts cost several classic ones sets a smaller budget, so that its hint answers as fast; one
     #: whose playouts are cut off (``playout_turns``) sets a larger one, since they cost less
     hint_playouts: int | None = None

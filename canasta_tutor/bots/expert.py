@@ -329,6 +329,21 @@ def summarize(candidates: list[tuple], values: list[list[float]]) -> list[Estima
     return [est[i] for i in order]
 
 
+def _play_deal(state: State, seat: int, rng: random.Random, candidates: list[tuple], alive: list[int],
+               values: list[list[float]], turns: int | None) -> bool:
+    """Sample one deal of the hidden cards and play each candidate of ``alive`` out on it, appending its value
+    to ``values``; with ``turns``, cut-off playouts with coupled draws.  False when no deal fits the turn."""
+    det = sample_hidden(state, seat, rng)
+    if det is None:
+        return False
+    orders = draw_orders(det, rng) if turns is not None else None
+    for i in alive:
+        s = det.copy()
+        _apply(s, candidates[i], orders)
+        values[i].append(playout(s, seat, turns, orders))
+    return True
+
+
 def race_values(state: State, seat: int, candidates: list[tuple], playouts: int, seed: int,
                 max_seconds: float | None = None, min_round: int = RACE_MIN_ROUND,
                 turns: int | None = None, keep_first: bool = False,
@@ -360,14 +375,8 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     played = 0
     for r in range(rounds):
         for _ in range(max(min_round, playouts // (rounds * len(alive)))):
-            det = sample_hidden(state, seat, rng)
-            if det is None:
+            if not _play_deal(state, seat, rng, candidates, alive, values, turns):
                 return values
-            orders = draw_orders(det, rng) if turns is not None else None
-            for i in alive:
-                s = det.copy()
-                _apply(s, candidates[i], orders)
-                values[i].append(playout(s, seat, turns, orders))
             played += 1
             if max_seconds is not None and played >= 4 and time.perf_counter() - start > max_seconds:
                 return values
@@ -413,14 +422,8 @@ def _drop_race(state: State, seat: int, candidates: list[tuple], playouts: int, 
         for _ in range(step):
             if played + len(alive) > playouts:  # never more than the budget
                 break
-            det = sample_hidden(state, seat, rng)
-            if det is None:
+            if not _play_deal(state, seat, rng, candidates, alive, values, turns):
                 return values
-            orders = draw_orders(det, rng) if turns is not None else None
-            for i in alive:
-                s = det.copy()
-                _apply(s, candidates[i], orders)
-                values[i].append(playout(s, seat, turns, orders))
             played += len(alive)
             deals += 1
             if max_seconds is not None and deals >= 4 and time.perf_counter() - start > max_seconds:
