@@ -13,7 +13,7 @@ I go out?" (``answer``).  Positions with a single legal move are skipped.
 For each position, from the seat's observation:
 
 - the default hint, ``hint(obs, seed=0)``: its race of at most ``race_budget``
-  playouts (1440 in classic).  Its wall-clock and process CPU time are measured
+  playouts (1120 in classic).  Its wall-clock and process CPU time are measured
   in this process, pinned to one core, before any oracle runs;
 - the oracle: the same search (same candidates, the same race by elimination)
   with ``--oracle-factor`` times the default's budget, on a

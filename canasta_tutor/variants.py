@@ -207,7 +207,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="classic", rule_area="", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
                 hand_size=11, draw=1, canastas_to_go_out=1,
                 # playouts cut off after two rounds cost about a third of full ones and vary far less
-                hint_playouts=1440, playout_turns=8),
+                hint_playouts=1120, playout_turns=8),
         # each variant's cut-off budget keeps its hint's CPU p95 under a second on one core (benchmarks/README.md)
         Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
                 hand_size=15, draw=2, canastas_to_go_out=2, go_out_rule="R-TWO-5",
