@@ -408,9 +408,10 @@ def _drop_race(state: State, seat: int, candidates: list[tuple], playouts: int, 
     with the budget, a long race (the benchmark's oracle) drops a move on no fewer deals than a short one
     would at the same lead.  Deterministic for a seed (``max_seconds`` aside).
 
-    ``keep`` (an index) is a move never dropped, for grading it: it stays in until it is the only one left,
-    or the only other one left is the leader and it trails it beyond the bar (then the race ends), or the
-    budget is spent; so its gap to the best is measured on as many deals as the best's."""
+    ``keep`` (an index) is a move never dropped, for grading it: unless it leads, the race goes on to the
+    end of the budget, so its gap to the best is measured on as many deals as the best's, and as precisely
+    as the budget allows (a race that stopped once the move was clearly behind would leave a wide interval,
+    and the grade, which counts a loss only beyond one standard error, would go easy on a clear mistake)."""
     k = len(candidates)
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in candidates]
@@ -433,17 +434,11 @@ def _drop_race(state: State, seat: int, candidates: list[tuple], playouts: int, 
             lead = max(alive, key=lambda i: (sum(values[i]), -i))
             best = values[lead]
             kept = []
-            behind = False  # the kept move trails the leader beyond the bar
             for i in alive:
                 m, se = _mean_se([x - y for x, y in zip(best, values[i], strict=True)]) if i != lead else (0.0, 0.0)
-                if m <= z * se:
+                if m <= z * se or i == keep:
                     kept.append(i)
-                elif i == keep:
-                    kept.append(i)
-                    behind = True
             alive = kept
-            if behind and len(alive) == 2:  # the leader and the kept move, measured apart: done
-                break
     return values
 
 

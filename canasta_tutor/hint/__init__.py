@@ -427,8 +427,8 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     for a budget of ``playouts`` playouts (default: the variant's ``hint_playouts``, else
     ``DEFAULT_PLAYOUTS``): by elimination where playouts are cut off (see the module docstring), by
     successive halving in Samba.  ``extra`` is an action searched whether or not it is a candidate, and a
-    race by elimination does not drop it while it is close to the best (a move being graded is measured
-    against the best on as many deals as the best, or until it is clearly behind)."""
+    race by elimination never drops it (a move being graded is measured against the best on as many deals
+    as the best)."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
     state = state_from_observation(obs)
