@@ -388,6 +388,12 @@ def race_values(state: State, seat: int, candidates: list[tuple], playouts: int,
     return values
 
 
+def _trails(best: list[float], other: list[float], z: float) -> bool:
+    """Whether ``other`` trails ``best`` (values on the same deals) by more than ``z`` paired standard errors."""
+    m, se = _mean_se([x - y for x, y in zip(best, other, strict=True)])
+    return m > z * se
+
+
 #: a race by elimination looks first once every candidate has been played on this share of the budget
 DROP_FIRST_SHARE = 4
 
@@ -432,13 +438,7 @@ def _drop_race(state: State, seat: int, candidates: list[tuple], playouts: int, 
         if deals >= 2 * step:
             z = drop_z * max(1.0, math.sqrt(first / deals))  # stricter before the first full look
             lead = max(alive, key=lambda i: (sum(values[i]), -i))
-            best = values[lead]
-            kept = []
-            for i in alive:
-                m, se = _mean_se([x - y for x, y in zip(best, values[i], strict=True)]) if i != lead else (0.0, 0.0)
-                if m <= z * se or i == keep:
-                    kept.append(i)
-            alive = kept
+            alive = [i for i in alive if i == lead or i == keep or not _trails(values[lead], values[i], z)]
     return values
 
 

@@ -464,9 +464,7 @@ def plan_playouts(variant: Variant) -> int:
     """The plan's playouts in ``variant``: ``PLAN_PLAYOUTS``, cut in the proportion of the variant's smaller
     hint budget (``Variant.hint_playouts``) where it declares one (a larger budget, for cut-off playouts,
     leaves the plan's as it is)."""
-    if variant.hint_playouts is None or variant.hint_playouts >= DEFAULT_PLAYOUTS:
-        return PLAN_PLAYOUTS
-    return PLAN_PLAYOUTS * variant.hint_playouts // DEFAULT_PLAYOUTS
+    return PLAN_PLAYOUTS * min(race_budget(variant), DEFAULT_PLAYOUTS) // DEFAULT_PLAYOUTS
 
 
 def _takes_unseen(state: State, action: tuple) -> bool:
