@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/hint_accuracy.py                          # 200 positions, oracle at 50x
     .venv/bin/python benchmarks/hint_accuracy.py --positions 10 --json    # a quick look
+    .venv/bin/python benchmarks/hint_accuracy.py --variant two-handed --workers 2
     nice -n 10 .venv/bin/python benchmarks/hint_accuracy.py --workers 2 --max-minutes 30
 
 Positions come from seeded rules-of-thumb self-play (benchmarks/positions.py),
@@ -9,6 +10,9 @@ taken in turn from four phases so that each has the same share: draw or take
 (``draw``), meld phase with a meld or an addition available (``meld``), meld
 phase with only discards left (``discard``), and the partner's answer to "may
 I go out?" (``answer``).  Positions with a single legal move are skipped.
+``--variant NAME`` deals that variant's self-play instead of classic's; where no
+seat has a partner (two- and three-handed), there is no answer phase and the
+other three share the positions.
 
 For each position, from the seat's observation:
 
@@ -76,6 +80,7 @@ from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, hint, race_budg
 from canasta_tutor.observer import Observation, observe  # noqa: E402
 from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
+from canasta_tutor.variants import VARIANTS  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
 T = TypeVar("T")
@@ -94,24 +99,36 @@ def phase_of(state: State) -> str:
     return state.phase
 
 
-def draw_positions(count: int, seed: int) -> list[tuple[str, State]]:
-    """``count`` positions with two or more legal moves, taken in turn from the four phases.
+def phases_of(variant: str) -> tuple[str, ...]:
+    """The benchmark's phases in ``variant``: all four, less the answer where no seat has a partner to ask."""
+    if any(VARIANTS[variant].partner_seats):
+        return PHASES
+    return tuple(p for p in PHASES if p != "answer")
+
+
+def draw_positions(count: int, seed: int, variant: str = "classic") -> list[tuple[str, State]]:
+    """``count`` positions of ``variant`` with two or more legal moves, taken in turn from its phases
+    (:func:`phases_of`).
 
     The self-play stream of ``sample_positions`` is read until each phase has its share;
-    the same ``count`` and ``seed`` give the same positions, and a smaller ``count`` gives
-    the first ones of a larger."""
-    quota = -(-count // len(PHASES))
+    the same ``count``, ``seed`` and ``variant`` give the same positions, and a smaller ``count``
+    gives the first ones of a larger."""
+    phases = phases_of(variant)
+    quota = -(-count // len(phases))
     pool = 4 * count
     while True:
-        by_phase: dict[str, list[State]] = {p: [] for p in PHASES}
-        for s in sample_positions(pool, seed=seed):
+        by_phase: dict[str, list[State]] = {p: [] for p in phases}
+        for s in sample_positions(pool, seed=seed, variant=variant):
             p = phase_of(s)
             if p in by_phase and len(by_phase[p]) < quota and len(s.legal_actions()) > 1:
                 by_phase[p].append(s)
         if all(len(v) == quota for v in by_phase.values()):
             break
+        if pool >= 256 * count:
+            short = [p for p, v in by_phase.items() if len(v) < quota]
+            raise SystemExit(f"{variant}: self-play of {pool} positions gave too few in phase {', '.join(short)}")
         pool *= 2
-    out = [(p, by_phase[p][i]) for i in range(quota) for p in PHASES]
+    out = [(p, by_phase[p][i]) for i in range(quota) for p in phases]
     return out[:count]
 
 
@@ -228,6 +245,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--seed", type=int, default=1, help="seed of the self-play that gives the positions")
+    p.add_argument("--variant", default="classic", choices=sorted(VARIANTS), help="the variant played")
     p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's playouts, times the default's")
     p.add_argument("--workers", type=int, default=1, help="processes for the oracle")
     p.add_argument("--max-minutes", type=float, default=None, help="stop handing out work after this long")
@@ -243,7 +261,7 @@ def main() -> None:
         os.sched_setaffinity(0, {min(cores)})
     quiet = not sys.stderr.isatty()
 
-    positions = draw_positions(args.positions, args.seed)
+    positions = draw_positions(args.positions, args.seed, args.variant)
     # 1. the default hint on every position, timed on one core, with nothing else of ours running
     picks: list[Pick] = []
     tasks: list[tuple[Observation, int]] = []
@@ -293,16 +311,17 @@ def main() -> None:
     lo, hi = wilson(share or 0.0, n_clear)
     oracle_cpu = statistics.fmean(o.cpu_s for o in oracles) if oracles else None
     result: dict[str, Any] = {
+        "variant": args.variant,
         "positions_asked": args.positions,
         "positions": done,
         "stopped_early": done < args.positions,
-        "phases": {ph: phases[ph] for ph in PHASES},
+        "phases": {ph: phases[ph] for ph in phases_of(args.variant)},
         "oracle_factor": args.oracle_factor,
         "clear_positions": n_clear,
         "agree": n_agree,
         "agreement": None if share is None else round(share, 3),
         "agreement_ci95": None if share is None else [round(lo, 3), round(hi, 3)],
-        "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in PHASES},
+        "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in phases_of(args.variant)},
         "by_lead": {name: {"clear": band_clear[name], "agree": band_agree[name]} for name, _ in LEAD_BANDS},
         "hint_sure": {"clear": sure, "agree": sure_agree},
         "misses_called_close": called_close,

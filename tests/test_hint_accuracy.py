@@ -54,6 +54,19 @@ def test_a_short_run_adds_up(tmp_path: Path) -> None:
         assert line["hint"] not in line["about_as_good"]
 
 
+@pytest.mark.parametrize(("variant", "phases"), [("classic", ("draw", "meld", "discard", "answer")),
+                                                 ("two-handed", ("draw", "meld", "discard")),
+                                                 ("three-handed", ("draw", "meld", "discard")),
+                                                 ("six-handed", ("draw", "meld", "discard", "answer"))])
+def test_a_variant_s_positions_come_in_turn_from_its_own_phases(variant: str, phases: tuple[str, ...]) -> None:
+    script = _script()
+    assert script.phases_of(variant) == phases  # no answer phase where no seat has a partner to ask
+    positions = script.draw_positions(2 * len(phases), 1, variant)
+    assert [ph for ph, _ in positions] == list(phases) * 2
+    for ph, state in positions:
+        assert state.variant.name == variant and script.phase_of(state) == ph and len(state.legal_actions()) > 1
+
+
 def test_work_comes_back_in_order_and_stops_at_the_deadline() -> None:
     in_order = _script().in_order
     ticks: list[int] = []
