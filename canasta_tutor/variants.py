@@ -211,15 +211,15 @@ VARIANTS: Final[dict[str, Variant]] = {
         # each variant's cut-off budget keeps its hint's CPU p95 under a second on one core (benchmarks/README.md)
         Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
                 hand_size=15, draw=2, canastas_to_go_out=2, go_out_rule="R-TWO-5",
-                hint_playouts=640, playout_turns=4),
+                hint_playouts=1440, playout_turns=4),
         # seats E, S, W: the classic table with North empty, so South keeps the learner's place
         Variant(name="three-handed", rule_area="THREE", players=3, seats="ESW", sides=(0, 1, 2), packs=2,
-                jokers=4, hand_size=13, draw=1, canastas_to_go_out=1, hint_playouts=640, playout_turns=6),
+                jokers=4, hand_size=13, draw=1, canastas_to_go_out=1, hint_playouts=1280, playout_turns=6),
         # six seats clockwise N, E, P, S, W, Q; partners sit opposite: NS, EW and PQ
         Variant(name="six-handed", rule_area="SIX", players=6, seats="NEPSWQ", sides=(0, 1, 2, 0, 1, 2), packs=3,
                 jokers=6, hand_size=13, draw=1, canastas_to_go_out=2,
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500, go_out_rule="R-SIX-4",
-                hint_playouts=360, playout_turns=12),
+                hint_playouts=480, playout_turns=12),
         # Italian Canasta: the classic table with three packs, deuce melds and its own bonuses (R-ITAL-1..11)
         Variant(name="italian", rule_area="ITAL", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
                 hand_size=15, draw=2, canastas_to_go_out=2,
