@@ -101,7 +101,7 @@ def phase_of(state: State) -> str:
 
 def phases_of(variant: str) -> tuple[str, ...]:
     """The benchmark's phases in ``variant``: all four, less the answer where no seat has a partner to ask."""
-    if any(VARIANTS[variant].partner_seats):
+    if VARIANTS[variant].partnerships:
         return PHASES
     return tuple(p for p in PHASES if p != "answer")
 
@@ -261,6 +261,7 @@ def main() -> None:
         os.sched_setaffinity(0, {min(cores)})
     quiet = not sys.stderr.isatty()
 
+    names = phases_of(args.variant)
     positions = draw_positions(args.positions, args.seed, args.variant)
     # 1. the default hint on every position, timed on one core, with nothing else of ours running
     picks: list[Pick] = []
@@ -315,13 +316,13 @@ def main() -> None:
         "positions_asked": args.positions,
         "positions": done,
         "stopped_early": done < args.positions,
-        "phases": {ph: phases[ph] for ph in phases_of(args.variant)},
+        "phases": {ph: phases[ph] for ph in names},
         "oracle_factor": args.oracle_factor,
         "clear_positions": n_clear,
         "agree": n_agree,
         "agreement": None if share is None else round(share, 3),
         "agreement_ci95": None if share is None else [round(lo, 3), round(hi, 3)],
-        "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in phases_of(args.variant)},
+        "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in names},
         "by_lead": {name: {"clear": band_clear[name], "agree": band_agree[name]} for name, _ in LEAD_BANDS},
         "hint_sure": {"clear": sure, "agree": sure_agree},
         "misses_called_close": called_close,
