@@ -13,7 +13,9 @@ STAMP  := $(VENV)/install.stamp
 CHROMIUM := /usr/bin/chromium
 
 # Never write .pytest_cache into the work tree (clean clones stay clean).
-PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+# CANASTA_TUTOR_REQUIRE_NATIVE: tests/test_native.py fails, rather than skips, where the search's compiled
+# copy is missing (`make` builds it before any test).
+PYTEST := CANASTA_TUTOR_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -p no:cacheprovider
 PORT ?= 8888
 IP   ?= localhost
 
@@ -22,7 +24,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: help install venv chromium lint test test-fast test-unit test-notebooks test-browser lab clean
+.PHONY: help install venv native chromium lint test test-fast test-unit test-notebooks test-browser lab clean
 
 help:
 	@echo "make lab    - install everything, then start JupyterLab on notebooks/ at index.ipynb (PORT=$(PORT))"
@@ -31,13 +33,20 @@ help:
 	@echo "make lint   - ruff and mypy, zero findings"
 	@echo "make clean  - remove the venv, build output and test artefacts"
 
-venv install: $(STAMP)
+venv: $(STAMP)
+install: $(STAMP) native
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e '.[test,teacher]'
 	@touch $@
+
+# The search's compiled copy (canasta_tutor/native.py, about a minute): built again only when a module it
+# copies has changed.  Without a C compiler the search runs in plain Python: the same hints, slower.
+native: $(STAMP)
+	@$(BIN)/python -m canasta_tutor.native build --if-stale || \
+	  echo "warning: the search could not be compiled; it runs in plain Python (the same hints, slower)"
 
 # Debian's chromium for the browser tests. Never `playwright install`:
 # it downloads its own browser, which does not work without internet.
@@ -68,11 +77,11 @@ test: install chromium
 	echo "all test steps passed"
 
 # Unit and property tests plus the doctests inside the package.
-test-unit: $(STAMP)
+test-unit: $(STAMP) native
 	$(PYTEST) -q -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # The quick local loop: lint, then the unit tests not marked slow.
-test-fast: lint
+test-fast: lint native
 	$(PYTEST) -q -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # Re-run every notebook and compare with its stored outputs.
@@ -95,6 +104,6 @@ lab: install notebooks/rules.md
 	  --LabApp.default_url=/lab/tree/index.ipynb
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache tests/browser/artifacts
+	rm -rf $(VENV) build dist *.egg-info canasta_tutor/_fast .pytest_cache .hypothesis .ruff_cache .mypy_cache tests/browser/artifacts
 	find . -path ./.git -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -print0 \
 	  | xargs -0 rm -rf

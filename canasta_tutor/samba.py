@@ -190,7 +190,8 @@ class SambaState(State):
         s.probe = False
         return s
 
-    __copy__ = copy
+    def __copy__(self) -> "SambaState":
+        return self.copy()
 
     def _probe_copy(self) -> "SambaState":
         """A light copy for the turn look-ahead: only what melds and takes change is copied (the

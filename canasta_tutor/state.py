@@ -310,7 +310,8 @@ class State:
         s.stock_fixed = self.stock_fixed
         return s
 
-    __copy__ = copy
+    def __copy__(self) -> "State":
+        return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         return self.copy()

@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from ..cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
 from ..state import DRAW, State
 
-WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")  # classic's
+#: classic's weights, in this package (found by its name, so the search's compiled copy, canasta_tutor.native,
+#: reads the same file)
+WEIGHTS_FILE = Path(str(resources.files("canasta_tutor.bots") / "evaluation_weights.json"))
 
 
 def weights_file(variant: str = "classic") -> Path:

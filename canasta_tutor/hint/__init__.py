@@ -126,9 +126,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import native
 from ..actions import format_action
-from ..bots.expert import (RACE_MIN_ROUND, Estimate, candidate_actions, race, sample_line_values, search,
-                           summarize)
+from ..bots import expert
+from ..bots.expert import RACE_MIN_ROUND, Estimate, candidate_actions, summarize
 from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
 from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
@@ -417,6 +418,17 @@ def race_budget(variant: Variant) -> int:
     return variant.hint_playouts or DEFAULT_PLAYOUTS
 
 
+def _searcher(obs: Observation) -> tuple[Any, Any]:
+    """The search's functions and the state they start from, for the position of ``obs``: the compiled
+    copy's (:mod:`canasta_tutor.native`) where it is built, else the pure ones.  The two give the same
+    values.  Samba always searches in plain Python (its playouts read Samba's melds through the
+    pure observation)."""
+    fast = None if obs.variant.sequences else native.fast_expert()
+    if fast is None:
+        return expert, state_from_observation(obs)
+    return fast, fast.state_from_observation(obs)
+
+
 def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,
             wide: bool = True, extra: tuple | None = None,
             playouts: int | None = None) -> tuple[State, list[Estimate]]:
@@ -438,14 +450,16 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     keep = None if extra is None else cands.index(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
+    engine, start = _searcher(obs)
     if samples is None:
         # a variant may declare its own budget (Variant.hint_playouts)
         own = playouts is None and obs.variant.hint_playouts is not None
         turns = obs.variant.playout_turns
-        return state, race(state, obs.seat, cands, playouts or race_budget(obs.variant), seed,
-                           max_seconds, (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND,
-                           turns, drop_z=DROP_Z if turns is not None else None, keep=keep)
-    return state, search(state, obs.seat, cands, samples, seed, max_seconds)
+        values = engine.race_values(start, obs.seat, cands, playouts or race_budget(obs.variant), seed, max_seconds,
+                                    (obs.variant.hint_min_round or RACE_MIN_ROUND) if own else RACE_MIN_ROUND,
+                                    turns, drop_z=DROP_Z if turns is not None else None, keep=keep)
+        return state, summarize(cands, values)
+    return state, summarize(cands, engine.sample_values(start, obs.seat, cands, samples, seed, max_seconds))
 
 
 #: Verbs after which the rest of the turn still follows from cards the learner knows (Samba's own four too).
@@ -558,7 +572,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     if best[0] not in _CONTINUES or _takes_unseen(state, best):
         return [best], []
     after = _played(state, [best])  # a take, meld or add moves only the learner's own and public cards
-    s1 = state_from_observation(observe(after, seat))  # the learner's observation after the first action
+    o1 = observe(after, seat)  # the learner's observation after the first action
+    s1 = state_from_observation(o1)
     usual = _line(s1, seat, "usual")
     if state.variant.sequences:  # Samba: the rules of thumb's line, not searched (its playouts are slow)
         return [best, *usual], usual
@@ -571,7 +586,8 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
         return [best, *usual], usual
     n = max(PLAN_MIN_SAMPLES, samples if samples is not None else plan_playouts(state.variant) // len(lines))
     turns = state.variant.playout_turns if samples is None else None  # as the race that chose ``best``
-    est = summarize(list(lines), sample_line_values(s1, seat, lines, n, _plan_seed(seed, 1), None, turns))
+    engine, start = _searcher(o1)
+    est = summarize(list(lines), engine.sample_line_values(start, seat, lines, n, _plan_seed(seed, 1), None, turns))
     return [best, *_gated(est, lines[0])], usual
 
 
@@ -702,7 +718,9 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
             raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
     state = state_from_observation(obs)
     n = samples if samples is not None else SAMBA_SAMPLES if obs.variant.sequences else samples_for(2)
-    est = {e.action: e for e in search(state, obs.seat, [best, action], n, seed)}
+    engine, start = _searcher(obs)
+    values = engine.sample_values(start, obs.seat, [best, action], n, seed)
+    est = {e.action: e for e in summarize([best, action], values)}
     mine, top = est[action], est[best]
     gap = top.mean - mine.mean
     gap_stderr = max(mine.diff_stderr, top.diff_stderr)  # the one not ranked first carries the paired error
