@@ -76,11 +76,11 @@ from positions import sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
 from canasta_tutor.actions import format_action  # noqa: E402
-from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, hint, race_budget  # noqa: E402
+from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, compiled_search, hint, race_budget  # noqa: E402
 from canasta_tutor.observer import Observation, observe  # noqa: E402
 from canasta_tutor.position import format_position  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
-from canasta_tutor.variants import VARIANTS  # noqa: E402
+from canasta_tutor.variants import VARIANTS, get_variant  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
 T = TypeVar("T")
@@ -334,6 +334,7 @@ def main() -> None:
         "cores_for_latency": 1 if cores else None,
         "oracle_cpu_s_mean": None if oracle_cpu is None else round(oracle_cpu, 1),
         "workers": args.workers,
+        "search": "compiled" if compiled_search(get_variant(args.variant)) else "pure",
         "elapsed_s": round(time.perf_counter() - start, 1),
     }
     if args.json:

@@ -30,8 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from positions import sample_positions  # noqa: E402
 
-from canasta_tutor.hint import hint  # noqa: E402
+from canasta_tutor.hint import compiled_search, hint  # noqa: E402
 from canasta_tutor.observer import observe  # noqa: E402
+from canasta_tutor.variants import get_variant  # noqa: E402
 
 
 def main() -> None:
@@ -72,6 +73,7 @@ def main() -> None:
         "cpu_p50_ms": round(qc[49], 1),
         "cpu_p95_ms": round(qc[94], 1),
         "cores": 1,
+        "search": "compiled" if compiled_search(get_variant(args.variant)) else "pure",
     }
     if args.json:
         print(json.dumps(result))

@@ -11,6 +11,11 @@ playouts per second and microseconds per playout action, by wall clock and by th
 process's CPU time (which a busy machine disturbs less); with ``--repeat`` the best run.
 The script pins itself to one core.  The work is the same for the same arguments, so runs
 of two checkouts on the same machine compare.
+
+``--compiled`` runs the search's compiled copy (``canasta_tutor/native.py``, built by ``make``)
+instead of the pure modules.  The copy starts, as the hint does, from the seat's observation;
+``--from-observation`` makes the pure run start there too, so the two do the same work (the same
+``margin_sum``) and their times compare.
 """
 
 from __future__ import annotations
@@ -22,26 +27,32 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from positions import sample_positions  # noqa: E402
 
-from canasta_tutor.bots.expert import playout  # noqa: E402
-from canasta_tutor.bots.sampling import sample_hidden  # noqa: E402
+from canasta_tutor import native  # noqa: E402
+from canasta_tutor.bots import expert  # noqa: E402
+from canasta_tutor.observer import observe  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
 
 
-def run(states: list[State], samples: int, seed: int) -> dict[str, float]:
-    """Play ``samples`` sampled deals of every state out; the count and the times."""
+def run(states: list[State], samples: int, seed: int, engine: Any = expert,
+        from_observation: bool = False) -> dict[str, float]:
+    """Play ``samples`` sampled deals of every state out with ``engine`` (the expert module, pure or
+    compiled); the count and the times."""
     dets = []
     rng = random.Random(seed)
     for s in states:
         seat = s.actor
         assert seat is not None
+        if from_observation:
+            s = engine.state_from_observation(observe(s, seat))
         for _ in range(samples):
-            det = sample_hidden(s, seat, rng)
+            det = engine.sample_hidden(s, seat, rng)
             if det is not None:
                 dets.append((det, seat))
     actions = 0
@@ -49,7 +60,7 @@ def run(states: list[State], samples: int, seed: int) -> dict[str, float]:
     t, c = time.perf_counter(), time.process_time()
     for det, seat in dets:
         before = len(det.history)
-        total += playout(det, seat)
+        total += engine.playout(det, seat)
         actions += len(det.history) - before
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     return {"playouts": len(dets), "actions": actions, "margin_sum": total, "wall_s": wall, "cpu_s": cpu}
@@ -62,11 +73,19 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=1, help="runs; the best is reported")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--compiled", action="store_true", help="the search's compiled copy (implies --from-observation)")
+    p.add_argument("--from-observation", action="store_true", help="start from the seat's observation")
     args = p.parse_args()
+    engine: Any = expert
+    if args.compiled:
+        engine = native.fast_expert()
+        if engine is None:
+            raise SystemExit(f"the search's compiled copy is {native.status()}: `make native` builds it")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     states = sample_positions(args.positions, seed=args.seed)
-    runs = [run([s.copy() for s in states], args.samples, args.seed) for _ in range(args.repeat)]
+    runs = [run([s.copy() for s in states], args.samples, args.seed, engine, args.compiled or args.from_observation)
+            for _ in range(args.repeat)]
     wall = min(r["wall_s"] for r in runs)
     cpu = min(r["cpu_s"] for r in runs)
     r = runs[0]
@@ -79,6 +98,7 @@ def main() -> None:
         "cpu_playouts_per_s": round(r["playouts"] / cpu, 1),
         "cpu_us_per_action": round(cpu / r["actions"] * 1e6, 2),
         "runs": args.repeat,
+        "search": "compiled" if args.compiled else "pure",
     }
     if args.json:
         print(json.dumps(result))

@@ -418,6 +418,11 @@ def race_budget(variant: Variant) -> int:
     return variant.hint_playouts or DEFAULT_PLAYOUTS
 
 
+def compiled_search(variant: Variant) -> bool:
+    """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.native`) in this process."""
+    return not variant.sequences and native.fast_expert() is not None
+
+
 def _searcher(obs: Observation) -> tuple[Any, Any]:
     """The search's functions and the state they start from, for the position of ``obs``: the compiled
     copy's (:mod:`canasta_tutor.native`) where it is built, else the pure ones.  The two give the same
