@@ -17,7 +17,7 @@ other three share the positions.
 For each position, from the seat's observation:
 
 - the default hint, ``hint(obs, seed=0)``: its race of at most ``race_budget``
-  playouts (1120 in classic).  Its wall-clock and process CPU time are measured
+  playouts (1600 in classic).  Its wall-clock and process CPU time are measured
   in this process, pinned to one core, before any oracle runs;
 - the oracle: the same search (same candidates, the same race by elimination)
   with ``--oracle-factor`` times the default's budget, on a

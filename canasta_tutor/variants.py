@@ -207,19 +207,20 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="classic", rule_area="", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
                 hand_size=11, draw=1, canastas_to_go_out=1,
                 # playouts cut off after two rounds cost about a third of full ones and vary far less
-                hint_playouts=1120, playout_turns=8),
-        # each variant's cut-off budget keeps its hint's CPU p95 under a second on one core (benchmarks/README.md)
+                hint_playouts=1600, playout_turns=8),
+        # each variant's cut-off budget keeps its hint's CPU p95 near classic's, under a second on one core with the
+        # compiled search (canasta_tutor/native.py; benchmarks/README.md)
         Variant(name="two-handed", rule_area="TWO", players=2, seats="NS", sides=(0, 1), packs=2, jokers=4,
                 hand_size=15, draw=2, canastas_to_go_out=2, go_out_rule="R-TWO-5",
-                hint_playouts=1440, playout_turns=4),
+                hint_playouts=2000, playout_turns=4),
         # seats E, S, W: the classic table with North empty, so South keeps the learner's place
         Variant(name="three-handed", rule_area="THREE", players=3, seats="ESW", sides=(0, 1, 2), packs=2,
-                jokers=4, hand_size=13, draw=1, canastas_to_go_out=1, hint_playouts=1280, playout_turns=6),
+                jokers=4, hand_size=13, draw=1, canastas_to_go_out=1, hint_playouts=1800, playout_turns=6),
         # six seats clockwise N, E, P, S, W, Q; partners sit opposite: NS, EW and PQ
         Variant(name="six-handed", rule_area="SIX", players=6, seats="NEPSWQ", sides=(0, 1, 2, 0, 1, 2), packs=3,
                 jokers=6, hand_size=13, draw=1, canastas_to_go_out=2,
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 1000, 1200)), target=7500, go_out_rule="R-SIX-4",
-                hint_playouts=480, playout_turns=12),
+                hint_playouts=800, playout_turns=12),
         # Italian Canasta: the classic table with three packs, deuce melds and its own bonuses (R-ITAL-1..11)
         Variant(name="italian", rule_area="ITAL", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
                 hand_size=15, draw=2, canastas_to_go_out=2,
@@ -231,8 +232,8 @@ VARIANTS: Final[dict[str, Variant]] = {
                 initial_without_wilds=True, pile_start="count",
                 # its legal actions go through the full check (checked_listing), so a playout costs about two
                 # classic ones, and its hands are short, so a cut-off saves less: a smaller hint budget keeps
-                # its hint about as fast as the classic one
-                hint_playouts=200, playout_turns=8),
+                # its hint about as fast as the classic one (the plan's budget is classic's from 240 up)
+                hint_playouts=400, playout_turns=8),
         # Samba (R-SAMBA-1..10): the classic table with the six-handed deck, sequences and its own bonuses
         Variant(name="samba", rule_area="SAMBA", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
                 hand_size=15, draw=2, canastas_to_go_out=2,

@@ -7,6 +7,8 @@ sampler and the table show only their number; the position notation writes and r
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 
 import pytest
@@ -302,20 +304,24 @@ def test_the_hint_plan_stops_at_a_take_of_unseen_cards_R_ITAL_3() -> None:
 
 def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     """Italian Canasta declares a smaller hint budget on its Variant than classic (its cut-off playouts
-    cost about two classic ones), and so a smaller plan; the other variants with cut-off playouts declare
-    larger budgets than the full-playout default, with the plan's budget unchanged; Samba's is smallest."""
+    cost about two classic ones); the plan's budget is cut in proportion only below the full-playout
+    default, which Italian's is above.  The other variants with cut-off playouts declare budgets larger
+    than the full-playout default, with the plan's budget unchanged; Samba's is smallest."""
     from canasta_tutor.hint import DEFAULT_PLAYOUTS, PLAN_PLAYOUTS, analyse, plan_playouts
     from canasta_tutor.variants import VARIANTS, get_variant
 
-    italian = get_variant("italian")
-    assert italian.hint_playouts is not None and italian.hint_playouts < DEFAULT_PLAYOUTS
-    assert italian.playout_turns and plan_playouts(italian) < PLAN_PLAYOUTS
+    italian, classic = get_variant("italian"), get_variant("classic")
+    assert italian.hint_playouts is not None and classic.hint_playouts is not None
+    assert DEFAULT_PLAYOUTS < italian.hint_playouts < classic.hint_playouts
+    assert italian.playout_turns and plan_playouts(italian) == PLAN_PLAYOUTS
+    small = dataclasses.replace(italian, hint_playouts=DEFAULT_PLAYOUTS // 2)
+    assert plan_playouts(small) == PLAN_PLAYOUTS // 2  # a budget under the default cuts the plan
     for name, v in VARIANTS.items():
         assert v.hint_playouts is not None
         if name == "samba":
             assert v.playout_turns is None and v.hint_playouts < italian.hint_playouts
         elif name != "italian":
-            assert v.playout_turns and v.hint_playouts > DEFAULT_PLAYOUTS
+            assert v.playout_turns and v.hint_playouts > italian.hint_playouts
             assert v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS
     state = Game(variant="italian").new_initial_state(seed=4)
     state.apply(("draw",))

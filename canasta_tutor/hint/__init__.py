@@ -37,7 +37,7 @@ These races run by elimination (``drop_z`` = ``DROP_Z``): every move still in is
 played on the same new deals, a few at a time, and a move is dropped once it
 trails the leader by more than ``DROP_Z`` standard errors of their paired
 difference; the race ends when one move is left or the budget
-(``Variant.hint_playouts``, 1120 playouts in classic) is spent.  So a clear
+(``Variant.hint_playouts``, 1600 playouts in classic) is spent.  So a clear
 choice is settled in a fraction of the budget, and a close one gets all of it,
 most of it on the moves still in contention.  The search with ``samples`` (the
 puzzles' verification, :func:`compare`) still plays every hand to its end, with
@@ -413,7 +413,7 @@ def race_budget(variant: Variant) -> int:
 
     >>> from canasta_tutor.variants import get_variant
     >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
-    (1120, 24)
+    (1600, 24)
     """
     return variant.hint_playouts or DEFAULT_PLAYOUTS
 
