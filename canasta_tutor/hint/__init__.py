@@ -418,19 +418,24 @@ def race_budget(variant: Variant) -> int:
     return variant.hint_playouts or DEFAULT_PLAYOUTS
 
 
+def _compiled(variant: Variant) -> Any:
+    """The compiled copy's expert module (:mod:`canasta_tutor.native`) where the hint searches ``variant`` on it,
+    else None.  Samba always searches in plain Python (its playouts read Samba's melds through the pure
+    observation)."""
+    return None if variant.sequences else native.fast_expert()
+
+
 def compiled_search(variant: Variant) -> bool:
     """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.native`) in this process."""
-    return not variant.sequences and native.fast_expert() is not None
+    return _compiled(variant) is not None
 
 
-def _searcher(obs: Observation) -> tuple[Any, Any]:
-    """The search's functions and the state they start from, for the position of ``obs``: the compiled
-    copy's (:mod:`canasta_tutor.native`) where it is built, else the pure ones.  The two give the same
-    values.  Samba always searches in plain Python (its playouts read Samba's melds through the
-    pure observation)."""
-    fast = None if obs.variant.sequences else native.fast_expert()
+def _searcher(obs: Observation, state: State) -> tuple[Any, Any]:
+    """The search's functions and the state they start from, for the position of ``obs`` (``state``, made
+    from it): the compiled copy's where it is built, else the pure ones.  The two give the same values."""
+    fast = _compiled(obs.variant)
     if fast is None:
-        return expert, state_from_observation(obs)
+        return expert, state
     return fast, fast.state_from_observation(obs)
 
 
@@ -455,7 +460,7 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     keep = None if extra is None else cands.index(extra)
     if len(cands) == 1:
         return state, [Estimate(cands[0], 0.0, 0.0, 0)]
-    engine, start = _searcher(obs)
+    engine, start = _searcher(obs, state)
     if samples is None:
         # a variant may declare its own budget (Variant.hint_playouts)
         own = playouts is None and obs.variant.hint_playouts is not None
@@ -591,7 +596,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
         return [best, *usual], usual
     n = max(PLAN_MIN_SAMPLES, samples if samples is not None else plan_playouts(state.variant) // len(lines))
     turns = state.variant.playout_turns if samples is None else None  # as the race that chose ``best``
-    engine, start = _searcher(o1)
+    engine, start = _searcher(o1, s1)
     est = summarize(list(lines), engine.sample_line_values(start, seat, lines, n, _plan_seed(seed, 1), None, turns))
     return [best, *_gated(est, lines[0])], usual
 
@@ -723,7 +728,7 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
             raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
     state = state_from_observation(obs)
     n = samples if samples is not None else SAMBA_SAMPLES if obs.variant.sequences else samples_for(2)
-    engine, start = _searcher(obs)
+    engine, start = _searcher(obs, state)
     values = engine.sample_values(start, obs.seat, [best, action], n, seed)
     est = {e.action: e for e in summarize([best, action], values)}
     mine, top = est[action], est[best]
