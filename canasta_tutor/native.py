@@ -83,7 +83,8 @@ def rewrite(source: str, module: str) -> str:
 
 
 def _fingerprint() -> dict[str, str]:
-    """What the copy was built from: each module's source, this file, mypy's and Python's versions."""
+    """What the copy was built from: each module's source, this file and the Python it was built for (the
+    extensions carry mypyc's runtime, so they do not depend on the mypy installed)."""
     parts = {m: hashlib.sha256((ROOT / f"{m}.py").read_bytes()).hexdigest() for m in MODULES}
     parts["native"] = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
     parts["python"] = sys.version
