@@ -84,7 +84,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     files = [Path(f) for f in args.files] if args.files else lesson_files()
     for f in files:
-        if not f.is_file():
+        if not f.exists() and not f.is_symlink():
             raise FileNotFoundError(2, "No such file", str(f))
     # `lesson check lessons/*` also names the folder's Markdown guides: say so and skip them
     skipped = [f for f in files if f.suffix.lower() == ".md"]

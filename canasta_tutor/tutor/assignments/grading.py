@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import CanastaError
+from ...errors import CanastaError, NotationError
+from ...textinput import load_json, read_file_text
 from ..lessons.model import Level
 from ..lessons.runner import FAILED, OPEN, PASSED, LevelRun
 from ..puzzles import Puzzle
@@ -41,6 +42,8 @@ from .spec import PUZZLE, Item, puzzle_library
 LOG_DIR = "canasta-log"
 LOG_FORMAT = 1
 MAX_LOG_BYTES = 1_000_000
+#: how deep a log's JSON may nest (a log nests four deep: the log, its attempts, an attempt, its entries)
+MAX_LOG_DEPTH = 8
 MAX_ATTEMPTS = 200
 MAX_ENTRIES = 1000
 MAX_TEXT = 200
@@ -94,20 +97,33 @@ def log_path(item: Item, log_dir: str | Path = LOG_DIR) -> Path:
 
 
 # ------------------------------------------------------------------ reading
-def read_attempts(path: str | Path, item: Item) -> list[list[dict[str, str]]]:
-    """The attempts of a log file: for each, its learner entries ``{"kind", "text"}`` in order.
-
-    Raises :class:`LogError` for a file that is not an assignment log of ``item``; only
-    ``attempts[*].entries`` are read.
-    """
+def read_log(path: str | Path) -> Any:
+    """The parsed JSON of a log file, read within limits: a regular file (not a folder, a FIFO or a
+    device, checked on the open descriptor) of at most :data:`MAX_LOG_BYTES`, UTF-8, JSON nested at
+    most :data:`MAX_LOG_DEPTH` deep with no number longer than 40 characters and none infinite.
+    Raises :class:`LogError` naming the file."""
     p = Path(path)
     name = p.name
     try:
-        if p.stat().st_size > MAX_LOG_BYTES:
-            raise LogError(f"{name}: larger than {MAX_LOG_BYTES} bytes")
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise LogError(f"{name}: not a JSON log ({_short(e)})") from None
+        return load_json(read_file_text(p, MAX_LOG_BYTES, name), name, MAX_LOG_DEPTH)
+    except NotationError as e:
+        where = f" on line {e.line}" if e.line else ""
+        raise LogError(f"{name}: not a JSON log ({_short(Exception(e.message))}{where})") from None
+    except OSError as e:
+        raise LogError(f"{name}: cannot be read ({e.strerror or type(e).__name__})") from None
+
+
+def read_attempts(path: str | Path, item: Item) -> list[list[dict[str, str]]]:
+    """The attempts of a log file: for each, its learner entries ``{"kind", "text"}`` in order.
+
+    Raises :class:`LogError` for a file that is not an assignment log of ``item`` (or cannot be
+    read: see :func:`read_log`); only ``attempts[*].entries`` are read.
+    """
+    return attempts_of(read_log(path), Path(path).name, item)
+
+
+def attempts_of(data: Any, name: str, item: Item) -> list[list[dict[str, str]]]:
+    """The attempts of a log's parsed JSON ``data`` (see :func:`read_attempts`)."""
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         raise LogError(f"{name}: not an assignment log (format {LOG_FORMAT})")
     if data.get("item") != item.id:
@@ -252,12 +268,12 @@ class ItemRecorder:
         self.item = item
         self.path = log_path(item, log_dir)
         self.previous: list[dict[str, Any]] = []
-        if self.path.exists():
+        if self.path.exists() or self.path.is_symlink():
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                read_attempts(self.path, item)  # only a readable log is continued
+                data = read_log(self.path)
+                attempts_of(data, self.path.name, item)  # only a readable log is continued
                 self.previous = list(data["attempts"])
-            except (LogError, ValueError, OSError):
+            except LogError:
                 self.path.replace(self.path.with_suffix(f".unreadable-{os.getpid()}.json"))
         #: the runs of this session: [run, entries, status, hints, started, last seen]
         self.runs: list[list[Any]] = []
@@ -300,5 +316,6 @@ class ItemRecorder:
         tmp.replace(self.path)
 
 
-__all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "grade_attempts", "grade_item", "grade_log",
+__all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "attempts_of", "grade_attempts", "grade_item", "grade_log",
+           "read_log",
            "log_path", "read_attempts", "replay_attempt", "replay_item", "replay_puzzle", "replay_run", "score"]

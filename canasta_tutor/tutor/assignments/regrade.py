@@ -11,7 +11,6 @@ and :func:`record_attempts` files every replayed attempt in the class's progress
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +20,9 @@ from typing import Any
 from ..progress import Attempt, ProgressStore
 from ..lessons.runner import LevelRun
 from ..trainer import PuzzleRun
-from .grading import PUZZLE_STATUS, LOG_DIR, Grade, LogError, log_path, read_attempts, replay_puzzle, replay_run, score
+from ...errors import CanastaError
+from .grading import (PUZZLE_STATUS, LOG_DIR, Grade, LogError, attempts_of, log_path, read_log, replay_puzzle,
+                      replay_run, score)
 from .items import item_level
 from .spec import LEVEL, Assignment, Item, puzzle_library
 
@@ -52,44 +53,54 @@ def _uid(*parts: str) -> str:
 
 
 def grade_student(assignment: Assignment, folder: Path, student: str) -> StudentResult:
-    """Replay one submission folder (``submitted/<student>/<assignment>``)."""
+    """Replay one submission folder (``submitted/<student>/<assignment>``).  A log that cannot be
+    read or replayed scores 0 with its reason in the grade's message; the other items are graded."""
     out = StudentResult(student)
     for item in assignment.items:
-        level = item_level(item) if item.kind == LEVEL else None
         path = log_path(item, folder / LOG_DIR)
         g = Grade(item=item.id, points=item.points)
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             g.message = f"no log {path.name} (not played)"
-            out.grades.append(g)
-            continue
-        try:
-            entries_list = read_attempts(path, item)
-        except LogError as e:
-            g.message = str(e)
-            out.grades.append(g)
-            continue
-        g.attempts = len(entries_list)
-        times = _times(path, len(entries_list))
-        for n, entries in enumerate(entries_list):
-            if level is None:
-                attempt = _puzzle_attempt(replay_puzzle(puzzle_library()[item.puzzle], entries))
-            else:
-                attempt = _level_attempt(*replay_run(level, item.seed, entries))
-            g.statuses.append(attempt.status)
-            g.solved = g.solved or attempt.status == "passed"
-            g.hints = max(g.hints, attempt.hints)
-            out.attempts.append(_filed(attempt, assignment, item, student, n, times[n]))
-        g.score = score(item, g.solved, g.hints)
+        else:
+            try:
+                data = read_log(path)
+                entries_list = attempts_of(data, path.name, item)
+                out.attempts.extend(_replay_item(assignment, item, student, entries_list,
+                                                 _times(data, len(entries_list)), g))
+            except LogError as e:
+                g = Grade(item=item.id, points=item.points, message=str(e))
+            except (CanastaError, ValueError, LookupError, TypeError, RecursionError) as e:
+                # a replay that breaks: nothing of it counts, and the other items and students go on
+                g = Grade(item=item.id, points=item.points, message=f"{path.name}: could not be replayed "
+                          f"({type(e).__name__}: {' '.join(str(e).split())[:120]})")
         out.grades.append(g)
     return out
 
 
-def _times(path: Path, n: int) -> list[tuple[str, str]]:
+def _replay_item(assignment: Assignment, item: Item, student: str, entries_list: list[list[dict[str, str]]],
+                 times: list[tuple[str, str]], g: Grade) -> list[Attempt]:
+    """Replay every attempt at ``item``, filling its grade ``g``; the attempts as the store files them."""
+    level = item_level(item) if item.kind == LEVEL else None
+    g.attempts = len(entries_list)
+    filed = []
+    for n, entries in enumerate(entries_list):
+        if level is None:
+            attempt = _puzzle_attempt(replay_puzzle(puzzle_library()[item.puzzle], entries))
+        else:
+            attempt = _level_attempt(*replay_run(level, item.seed, entries))
+        g.statuses.append(attempt.status)
+        g.solved = g.solved or attempt.status == "passed"
+        g.hints = max(g.hints, attempt.hints)
+        filed.append(_filed(attempt, assignment, item, student, n, times[n]))
+    g.score = score(item, g.solved, g.hints)
+    return filed
+
+
+def _times(data: Any, n: int) -> list[tuple[str, str]]:
     """Each attempt's start and last action as the student's log wrote them (for the report's time line;
     never for the grade); empty strings where they are missing or not ISO times."""
-    try:
-        attempts = json.loads(path.read_text(encoding="utf-8"))["attempts"]
-    except (ValueError, KeyError, TypeError, OSError):
+    attempts = data.get("attempts") if isinstance(data, dict) else None
+    if not isinstance(attempts, list):
         attempts = []
     out = []
     for i in range(n):

@@ -37,20 +37,22 @@ w.toml:5: item[0].level: lesson 'melds' has no level 'nope'; its levels: natural
 from __future__ import annotations
 
 import json
+import math
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ...errors import CanastaError
-from ..lessons.loader import _Checker, _cut, _jsonschema, toml_problem
+from ..lessons.loader import _Checker, _cut, _jsonschema, parse_toml, read_content
 from ..lessons.locate import format_field, locate
 from ..lessons.model import Lesson, Problem
 from ..puzzles import Puzzle
 
 SCHEMA_PATH = Path(__file__).with_name("assignment.schema.json")
+#: the most points (or hint penalty) an item may carry, as the schema says
+MAX_POINTS = 1000
 LEVEL, PUZZLE = "level", "puzzle"
 
 
@@ -94,7 +96,8 @@ class Item:
         kind = str(data.get("kind", PUZZLE if "puzzle" in data else LEVEL))
         if kind not in (LEVEL, PUZZLE):
             raise AssignmentFormatError([Problem("<item>", None, "kind", f"unknown item kind {kind!r}")])
-        return cls(id=str(data["id"]), kind=kind, points=data["points"], hint_penalty=data.get("hint_penalty", 0),
+        return cls(id=str(data["id"]), kind=kind, points=_finite(data["points"], "points"),
+                   hint_penalty=_finite(data.get("hint_penalty", 0), "hint_penalty"),
                    seed=int(data.get("seed", 0)), lesson=str(data.get("lesson", "")),
                    level=str(data.get("level", "")), puzzle=str(data.get("puzzle", "")),
                    title=str(data.get("title", "")), assignment=str(data.get("assignment", "")))
@@ -103,6 +106,15 @@ class Item:
     def key(self) -> str:
         """``lesson/level`` or ``puzzles/ID``, as the progress store names it."""
         return f"{self.lesson}/{self.level}" if self.kind == LEVEL else f"puzzles/{self.puzzle}"
+
+
+def _finite(value: Any, name: str) -> float:
+    """A number of points: finite, from 0 to 1000 (as the schema says), never a bool or text."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= MAX_POINTS:
+        raise AssignmentFormatError([Problem("<item>", None, name, f"{str(value)[:40]!r} is not a number of points "
+                                             f"from 0 to {MAX_POINTS}")])
+    return value
 
 
 @dataclass(frozen=True)
@@ -186,10 +198,9 @@ def check_text(text: str, file: str = "<assignment>", lessons: list[Lesson] | No
 def _check(text: str, file: str, lessons: list[Lesson] | None,
            puzzle_ids: set[str] | None) -> tuple[Assignment | None, list[Problem]]:
     chk = _Checker(text, file)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        return None, [toml_problem(e, text, file)]
+    data, problem = parse_toml(text, file)
+    if problem is not None or data is None:
+        return None, [problem or Problem(file, None, "", "not an assignment")]
     _schema_problems(data, chk)
     if chk.problems:
         return None, chk.problems
@@ -271,12 +282,11 @@ def parse_assignment(text: str, file: str = "<assignment>", lessons: list[Lesson
 
 def load_assignment(path: str | Path, lessons: list[Lesson] | None = None,
                     puzzle_ids: set[str] | None = None) -> Assignment:
-    """Read and check one assignment file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise AssignmentFormatError([Problem(str(path), None, "", f"not UTF-8 text ({e.reason})")]) from None
+    """Read and check one assignment file (read within limits: a regular file of at most
+    :data:`~canasta_tutor.tutor.lessons.loader.MAX_CONTENT_BYTES`, UTF-8)."""
+    text, problem = read_content(path)
+    if problem is not None:
+        raise AssignmentFormatError([problem])
     return parse_assignment(text, str(path), lessons, puzzle_ids)
 
 
