@@ -30,7 +30,7 @@ from .actions import format_action, parse_action
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
-from .state import SIDE_NAMES, State
+from .state import State
 from .variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
 PROG = "canasta-tutor"
@@ -176,33 +176,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .record import replay_file
 
     record, state = replay_file(args.record, check_result=False)
+    names = record.variant.side_names  # every side of the variant, in its order (NS EW; N S; E S W; NS EW PQ)
+
+    def by_side(values: Sequence[int], sign: bool = False) -> str:
+        return " ".join(f"{n} {v:+d}" if sign else f"{n} {v}" for n, v in zip(names, values, strict=True))
+
     hands = []
     lines = []
     running = list(record.totals)
     for i, r in enumerate(state.hand_results, start=1):
-        scores = [r.sides[s].total for s in (0, 1)]
-        running = [running[0] + scores[0], running[1] + scores[1]]
+        scores = [side.total for side in r.sides]
+        running = [t + x for t, x in zip(running, scores, strict=True)]
         hands.append({"hand": i, "went_out": r.went_out, "concealed": r.concealed,
-                      "scores": {SIDE_NAMES[0]: scores[0], SIDE_NAMES[1]: scores[1]},
-                      "totals": {SIDE_NAMES[0]: running[0], SIDE_NAMES[1]: running[1]}})
+                      "scores": dict(zip(names, scores, strict=True)),
+                      "totals": dict(zip(names, running, strict=True))})
         out = f"{r.went_out} went out{' concealed' if r.concealed else ''}" if r.went_out else "no one out"
-        lines.append(f"hand {i}: NS {scores[0]:+d} EW {scores[1]:+d}  ({out}; totals NS {running[0]} "
-                     f"EW {running[1]})")
-    winner = None if state.winner is None else SIDE_NAMES[state.winner]
+        lines.append(f"hand {i}: {by_side(scores, sign=True)}  ({out}; totals {by_side(running)})")
+    winner = None if state.winner is None else names[state.winner]
     ok = record.result is None or tuple(record.result) == tuple(state.totals)
-    lines.append(f"totals: NS {state.totals[0]} EW {state.totals[1]}")
+    lines.append(f"totals: {by_side(state.totals)}")
     lines.append(f"winner: {winner}" if winner else f"game not over (phase {state.phase})")
     if record.result is not None:
-        lines.append("result line: " + ("matches" if ok else
-                                         f"DISAGREES (it says NS {record.result[0]} EW {record.result[1]})"))
-    _emit(args, {"totals": {SIDE_NAMES[0]: state.totals[0], SIDE_NAMES[1]: state.totals[1]},
-                 "hands": hands, "winner": winner, "phase": state.phase, "actions": len(record.actions),
-                 "result_ok": ok, "result": None if record.result is None else list(record.result)},
+        lines.append("result line: " + ("matches" if ok else f"DISAGREES (it says {by_side(record.result)})"))
+    _emit(args, {"totals": dict(zip(names, state.totals, strict=True)), "hands": hands, "winner": winner,
+                 "phase": state.phase, "actions": len(record.actions), "result_ok": ok,
+                 "result": None if record.result is None else list(record.result)},
           "\n".join(lines))
     if not ok:
-        print(f"{PROG}: result line {record.result_line} disagrees: the record says NS {record.result[0]} "  # type: ignore[index]
-              f"EW {record.result[1]}, the actions give NS {state.totals[0]} EW {state.totals[1]}",  # type: ignore[index]
-              file=sys.stderr)
+        assert record.result is not None
+        print(f"{PROG}: result line {record.result_line} disagrees: the record says {by_side(record.result)}, "
+              f"the actions give {by_side(state.totals)}", file=sys.stderr)
         return 1
     return 0
 
