@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -393,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RecursionError:
             message = "the input is nested too deeply"
         except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError, OverflowError,
-                MemoryError) as e:
+                MemoryError, sqlite3.Error) as e:
             message = _one_line(e)
         if json_wanted:
             print(json.dumps({"error": message}))

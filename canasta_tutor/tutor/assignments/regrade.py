@@ -11,13 +11,12 @@ and :func:`record_attempts` files every replayed attempt in the class's progress
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..progress import Attempt, ProgressStore
+from ..progress import Attempt, ProgressStore, ProgressStoreError
 from ..lessons.runner import LevelRun
 from ..trainer import PuzzleRun
 from ...errors import CanastaError
@@ -190,7 +189,9 @@ def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple
             try:
                 store.record(a)
                 new += 1
-            except sqlite3.IntegrityError:
+            except ProgressStoreError as e:
+                if e.cause != "duplicate":  # only an attempt filed before (its uid) is skipped
+                    raise
                 old += 1
     return new, old
 

@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type information
 
-from ..progress import ProgressStore, ProgressStoreError, course_path
+from ...errors import CanastaError
+from ..progress import ProgressStore, ProgressStoreError, course_path, store_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -66,6 +67,10 @@ _WRONG_SQL = """
 SELECT x.attempt_id AS id, x.kind, x.text, x.rule, x.reason
 FROM attempt_actions x WHERE x.kind IN ('refused', 'wrong')
 """
+
+
+class UnknownClassError(CanastaError, LookupError):
+    """``class_name`` names no class of the store (a report never makes one)."""
 
 
 def student_stores(course: Path) -> list[tuple[Path, str]]:
@@ -90,6 +95,10 @@ class ClassReport:
             raise ProgressStoreError(f"no course folder {str(src)!r}")
         self.class_name = class_name
         self.store = ProgressStore(path)
+        if class_name is not None and class_name not in self.store.classes():  # a report never makes a class
+            known = ", ".join(self.store.classes()) or "none"
+            self.store.close()
+            raise UnknownClassError(f"no class {class_name!r} in the store {str(path)!r} (classes: {known})")
         self._seen: dict[Path, tuple[float, int]] = {}
         self._version: int | None = None
         self._cache: dict[str, Any] = {}
@@ -125,20 +134,22 @@ class ClassReport:
         return added
 
     def refresh(self) -> bool:
-        """Re-read the store if anything changed (merging the student stores first); whether it did."""
+        """Re-read the store if anything changed (merging the student stores first); whether it did.
+        Any error of SQLite's is one :class:`~..progress.ProgressStoreError`."""
         self.merge_student_stores()
-        version = self.store.data_version()
-        count = self.store.conn.execute("SELECT count(*), max(id) FROM attempts").fetchone()
-        stamp = hash((version, tuple(count)))
-        if self._version == stamp:
-            return False
-        self._version = stamp
         try:
+            version = self.store.data_version()
+            count = self.store.conn.execute("SELECT count(*), max(id) FROM attempts").fetchone()
+            stamp = hash((version, tuple(count)))
+            if self._version == stamp:
+                return False
             attempts = pd.read_sql_query(_ATTEMPTS_SQL, self.store.conn)
             wrong = pd.read_sql_query(_WRONG_SQL, self.store.conn)
             members = self.store.class_members(self.class_name) if self.class_name else None
-        except (sqlite3.DatabaseError, pd.errors.DatabaseError) as e:
-            raise ProgressStoreError(f"cannot read the progress store {str(self.store.path)!r}: {e}") from None
+        except (sqlite3.Error, pd.errors.DatabaseError) as e:
+            cause = e if isinstance(e, sqlite3.Error) else e.__cause__ or e.__context__ or e
+            raise store_error(self.store.path, cause) from None
+        self._version = stamp
         if members is not None:
             attempts = attempts[attempts["student"].isin(members)]
         attempts["item"] = attempts["lesson"] + "/" + attempts["level"]
@@ -483,4 +494,4 @@ def png(fig: "Figure") -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["ClassReport", "student_stores", "png", "MEASURES", "MARKS"]
+__all__ = ["ClassReport", "UnknownClassError", "student_stores", "png", "MEASURES", "MARKS"]
