@@ -375,6 +375,17 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    out = sys.stdout
+    watched = _Watched(out)
+    sys.stdout = watched  # type: ignore[assignment]  # a failing write to stdout is told from other errors
+    try:
+        return _main(argv, watched)
+    finally:
+        if sys.stdout is watched:
+            sys.stdout = out
+
+
+def _main(argv: Sequence[str] | None, watched: "_Watched") -> int:
     parser = build_parser()
     json_wanted = "--json" in (sys.argv[1:] if argv is None else argv)
     try:
@@ -395,6 +406,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = "the input is nested too deeply"
         except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError, OverflowError,
                 MemoryError, sqlite3.Error) as e:
+            if watched.failed is not None:
+                # the output itself cannot be written (`> /dev/full`, a full disk): say so on stderr only
+                _silence_stdout()
+                print(f"{PROG}: error: cannot write the output: {watched.failed.strerror or watched.failed}",
+                      file=sys.stderr)
+                return 2
             message = _one_line(e)
         if json_wanted:
             print(json.dumps({"error": message}))
@@ -405,6 +422,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (`| head`): stop quietly, as a pipe close is not an error
         _silence_stdout()
         return 0
+
+
+class _Watched:
+    """Standard output, noting the first error a write or flush meets (other than a closed pipe)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as e:
+            self._note(e)
+            raise
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as e:
+            self._note(e)
+            raise
+
+    def _note(self, e: OSError) -> None:
+        if self.failed is None and not isinstance(e, BrokenPipeError):
+            self.failed = e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _silence_stdout() -> None:

@@ -17,6 +17,7 @@ import sys
 import time
 from typing import Any
 
+from .atomicfile import append_atomic
 from .cli import UsageError, _emit
 
 
@@ -91,23 +92,17 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     seeds = [args.seed + g for g in range(args.games)]
     start = time.perf_counter()
-    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
 
     def logged(r: Any) -> None:
-        if log is not None:
-            log.write(json.dumps(r.summary()) + "\n")
-            log.flush()
+        if args.log:
+            append_atomic(args.log, json.dumps(r.summary()) + "\n")  # a whole line or none
 
     it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged)  # appends each game's records
     if progress:
         from tqdm.auto import tqdm
 
         it = tqdm(it, total=len(seeds), desc="mine", unit="game", file=sys.stderr)
-    try:
-        results = list(it)
-    finally:
-        if log is not None:
-            log.close()
+    results = list(it)
     wall = time.perf_counter() - start
     kept = sum(len(r.records) for r in results)
     cpu = sum(r.cpu for r in results)

@@ -97,12 +97,13 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (s
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
-def open_bounded(path: str | os.PathLike[str], max_bytes: int, source: str | None = None) -> IO[bytes]:
+def open_bounded(path: str | os.PathLike[str], max_bytes: int | None, source: str | None = None) -> IO[bytes]:
     """A binary stream of the regular file ``path``, at most ``max_bytes`` long; the caller closes it.
 
     The file is opened without blocking (a FIFO with no writer would wait for ever) and checked on
     its descriptor: anything but a regular file, or a file larger than ``max_bytes``, raises
-    :class:`InputFileError` naming it.  A missing or unreadable file raises ``OSError`` as ``open`` does.
+    :class:`InputFileError` naming it (``max_bytes=None``: the reader counts as it streams, and
+    stops at its own limit).  A missing or unreadable file raises ``OSError`` as ``open`` does.
     """
     name = source or os.fspath(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -112,7 +113,7 @@ def open_bounded(path: str | os.PathLike[str], max_bytes: int, source: str | Non
         if not stat.S_ISREG(st.st_mode):
             what = next((w for test, w in _KINDS if test(st.st_mode)), "not a regular file")
             raise InputFileError(f"{what}, not a file: only regular files are read", source=name)
-        if st.st_size > max_bytes:
+        if max_bytes is not None and st.st_size > max_bytes:
             raise InputFileError(f"{st.st_size:,} bytes, larger than the limit of {max_bytes:,}", source=name)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
@@ -270,19 +271,19 @@ def _line_of(text: str, number: str) -> int | None:
     return None if m is None else text.count("\n", 0, m.end()) + 1
 
 
-def open_text(path: str, max_bytes: int = MAX_FILE_CHARS * 4) -> IO[bytes] | IO[str]:
+def open_text(path: str) -> IO[bytes] | IO[str]:
     """A stream for ``path`` (``-`` is standard input), binary when possible so that lines are
-    decoded one by one; a path must be a regular file of at most ``max_bytes`` (see
-    :func:`open_bounded`).  The caller closes it."""
+    decoded one by one; a path must be a regular file (see :func:`open_bounded`; the lines read
+    from it are counted against their limits as they stream).  The caller closes it."""
     if path == "-":
         buffer = getattr(sys.stdin, "buffer", None)
         return sys.stdin if buffer is None else buffer  # a text stream in tests and notebooks
-    return open_bounded(path, max_bytes)
+    return open_bounded(path, None)
 
 
 def read_lines(path: str, max_line: int = MAX_LINE_CHARS, max_chars: int = MAX_FILE_CHARS) -> Iterator[tuple[int, str]]:
     """Stream the numbered lines of the file ``path`` (``-``: standard input) within the limits."""
-    stream = open_text(path, max_chars * 4)
+    stream = open_text(path)
     try:
         yield from iter_lines(stream, "<stdin>" if path == "-" else path, max_line, max_chars)
     finally:

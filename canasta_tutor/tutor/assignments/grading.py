@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...atomicfile import write_atomic
 from ...errors import CanastaError, NotationError
 from ...textinput import load_json, read_file_text
 from ..lessons.model import Level
@@ -311,9 +312,7 @@ class ItemRecorder:
                            "points": self.item.points,
                            "note": "for your information only: the grade comes from replaying the entries"}}
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(self.path)
+        write_atomic(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")  # whole, or the old log
 
 
 __all__ = ["Grade", "ItemRecorder", "LogError", "LOG_DIR", "attempts_of", "grade_attempts", "grade_item", "grade_log",

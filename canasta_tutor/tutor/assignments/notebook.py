@@ -28,6 +28,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...atomicfile import write_atomic
 from .grading import LOG_DIR
 from .spec import LEVEL, Assignment, Item
 
@@ -132,10 +133,9 @@ def write_course(assignment: Assignment, course: str | Path, force: bool = False
     written = []
     config = root / "nbgrader_config.py"
     if not config.exists():
-        config.write_text(CONFIG.format(course=root.resolve().name), encoding="utf-8")
+        write_atomic(config, CONFIG.format(course=root.resolve().name))
         written.append(config)
-    target.write_text(json.dumps(assignment_notebook(assignment, log_dir), indent=1, ensure_ascii=False) + "\n",
-                      encoding="utf-8")
+    write_atomic(target, json.dumps(assignment_notebook(assignment, log_dir), indent=1, ensure_ascii=False) + "\n")
     written.append(target)
     return written
 

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type information
 
+from ...atomicfile import write_atomic
 from ...errors import CanastaError
 from ..progress import ProgressStore, ProgressStoreError, course_path, store_error
 
@@ -308,7 +309,7 @@ class ClassReport:
                 c[col] = c[col].map(lambda t: t.isoformat() if pd.notna(t) else "")
         text = c.to_csv(index=False, lineterminator="\n")
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_atomic(path, text)
         return text
 
     # ------------------------------------------------------------------ text
