@@ -377,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = sys.stdout
     watched = _Watched(out)
-    sys.stdout = watched  # type: ignore[assignment]  # a failing write to stdout is told from other errors
+    sys.stdout = watched  # a failing write to stdout is told from other errors
     try:
         return _main(argv, watched)
     finally:
