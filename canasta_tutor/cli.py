@@ -28,6 +28,7 @@ import sys
 from typing import Any, Callable, NoReturn, Sequence
 
 from .actions import format_action, parse_action
+from .cliargs import COUNT, SCORE, SEED, WORKERS, UsageError, ranged
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
@@ -35,10 +36,6 @@ from .state import State
 from .variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
 PROG = "canasta-tutor"
-
-
-class UsageError(Exception):
-    """Bad command-line usage (exit 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,33 +65,7 @@ def _load_position(path: str) -> State:
         raise (e if e.source else e.in_file(_source(path))) from None
 
 
-def _ranged(kind: Callable[[str], Any], low: float | None, high: float | None,
-            low_open: bool = False) -> Callable[[str], Any]:
-    """An argparse type: ``kind`` (int or float) between ``low`` and ``high``."""
-    def convert(text: str) -> Any:
-        t = text.strip()
-        if len(t) > 20:
-            raise argparse.ArgumentTypeError(f"{t[:20]!r}… is too long for a number")
-        if not t.isascii() or "_" in t:
-            raise argparse.ArgumentTypeError(f"{t!r}: write the number with the digits 0 to 9")
-        try:
-            value = kind(t)
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{t!r} is not {what}") from None
-        if value != value or (low is not None and (value <= low if low_open else value < low)) or (
-                high is not None and value > high):
-            lo = "" if low is None else (f"more than {low}" if low_open else f"at least {low}")
-            hi = "" if high is None else f"at most {high:,}"
-            raise argparse.ArgumentTypeError(f"{t} is out of range: give {' and '.join(x for x in (lo, hi) if x)}")
-        return value
-    convert.__name__ = kind.__name__
-    return convert
-
-
 _VARIANT_HELP = f"the game played: {', '.join(VARIANTS)} (default classic)"
-SEED = _ranged(int, 0, 2**63 - 1)
-SCORE = _ranged(int, -1_000_000, 1_000_000)
 
 
 def _format_position(state: State) -> str:
@@ -242,9 +213,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     for name in (args.bot_a, args.bot_b):
         if name not in BOT_NAMES:
             raise UsageError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
-    if args.workers > (os.cpu_count() or 1) * 4:
-        raise UsageError(f"--workers {args.workers}: this machine has {os.cpu_count()} processors; give at most "
-                         f"{(os.cpu_count() or 1) * 4}")
     a = make_state_policy(args.bot_a, seed=args.seed, iterations=args.iterations, budget=args.budget)
     b = make_state_policy(args.bot_b, seed=args.seed + 1, iterations=args.iterations, budget=args.budget)
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -305,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     sp = sub.add_parser("selfplay", parents=[common], help="random self-play: speed and invariant checks")
-    sp.add_argument("--hands", type=_ranged(int, 0, 10_000_000), default=100, help="hands to play (default 100)")
+    sp.add_argument("--hands", type=ranged(int, 0, 10_000_000), default=100, help="hands to play (default 100)")
     sp.add_argument("--seed", type=SEED, default=0, help="seed of the first game and of the random players")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (for speed)")
     sp.add_argument("--options", default="", help="rule options")
@@ -316,11 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
     h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
-    h.add_argument("--samples", type=_ranged(int, 1, 100_000), default=None, metavar="N",
+    h.add_argument("--samples", type=ranged(int, 1, 100_000), default=None, metavar="N",
                    help="sampled deals for every candidate move (default: a race of 240 playouts in which the "
                    "worse half of the moves drops out each round); the same file, samples and seed always "
                    "give the same hint")
-    h.add_argument("--budget", type=_ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
+    h.add_argument("--budget", type=ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
                    help="search until this wall-clock time runs out (then the hint depends on the machine)")
     h.add_argument("--seed", type=SEED, default=0, help="seed of the search (default 0)")
     h.set_defaults(func=cmd_hint)
@@ -328,15 +296,16 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", parents=[common], help="a duplicate match between two bots")
     m.add_argument("bot_a", metavar="BOT_A", help="random, rules-of-thumb or expert")
     m.add_argument("bot_b", metavar="BOT_B", help="random, rules-of-thumb or expert")
-    m.add_argument("--deals", type=_ranged(int, 1, 1_000_000), default=100,
+    m.add_argument("--deals", type=COUNT, default=100,
                    help="deals, each played twice (default 100)")
-    m.add_argument("--seed", type=_ranged(int, 0, 2**62), default=0, help="seed of the first deal (default 0)")
-    m.add_argument("--budget", type=_ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
+    m.add_argument("--seed", type=ranged(int, 0, 2**62), default=0, help="seed of the first deal (default 0)")
+    m.add_argument("--budget", type=ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
                    help="the expert's time cap per decision (default: none, a fixed number of samples)")
-    m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=None,
+    m.add_argument("--iterations", type=ranged(int, 1, 100_000), default=None,
                    help="the expert's samples per decision (default: 48 where the variant cuts its playouts off, "
                         "as all but Samba do; Samba: 10)")
-    m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
+    m.add_argument("--workers", type=WORKERS, default=1, help="processes to use (default 1; at most four per "
+                   "processor)")
     m.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")

@@ -15,11 +15,14 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from .cliargs import SEED, UsageError, ranged
 from .tutor.lessons.course import CourseError, copy_course, course_paths, lesson_files
 from .tutor.lessons.loader import LessonFormatError, check_course, load_lesson
 from .tutor.lessons.model import Lesson, Problem
 
 PROG = "canasta-tutor"
+#: the most actions ``lesson play --actions`` takes
+MAX_ACTIONS = 1000
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -33,8 +36,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     ck.add_argument("files", metavar="FILE", nargs="*", help="lesson files (default: the course's)")
     ck.add_argument("--coverage", action="store_true", help="also print which rules are taught where")
     ck.add_argument("--no-play", action="store_true", help="check the files only; do not replay lines")
-    ck.add_argument("--seeds", type=int, default=3, metavar="N",
-                    help="seeds to try for each generated level (default 3)")
+    ck.add_argument("--seeds", type=ranged(int, 1, 1000), default=3, metavar="N",
+                    help="seeds to try for each generated level (default 3; 1 to 1,000)")
     ck.set_defaults(func=cmd_check)
 
     ls = lsub.add_parser("list", parents=[common], help="the lessons and their levels, with IDs")
@@ -45,7 +48,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     pl.add_argument("lesson", metavar="LESSON", help="lesson id (or file)")
     pl.add_argument("level", metavar="LEVEL", help="level id, or its number from 1")
     pl.add_argument("--actions", default="", help='actions separated by ";", e.g. "draw; meld K K K; discard 4"')
-    pl.add_argument("--seed", type=int, default=0, help="seed of a generated level (default 0)")
+    pl.add_argument("--seed", type=SEED, default=0, help="seed of a generated level (default 0)")
     pl.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
     pl.add_argument("--hint", action="store_true",
                     help="explain wrong moves and failures with the hint's search (slower); without it a wrong "
@@ -97,7 +100,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not args.no_play:
         for lesson in lessons:
             for lv in lesson.levels:
-                problems += check_level_play(lv, range(max(1, args.seeds)))
+                problems += check_level_play(lv, range(args.seeds))
     elapsed = time.perf_counter() - start
     cov = coverage(lessons) if args.coverage else {}
     if _json(args):
@@ -159,8 +162,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         level = lesson.level(args.level)
     except KeyError as e:
         raise CourseError(str(e.args[0])) from None
-    run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
     actions = [a.strip() for a in args.actions.split(";") if a.strip()]
+    if len(actions) > MAX_ACTIONS:
+        raise UsageError(f"--actions gives {len(actions):,} actions; give at most {MAX_ACTIONS:,} (a level is "
+                         "played in a few dozen)")
+    run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
     results = []
     for text in actions:
         if run.status != "open":

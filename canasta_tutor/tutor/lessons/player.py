@@ -22,6 +22,7 @@ from ...actions import format_action
 from ...cards import CARD_CODE, CARD_KIND, kind_of_code, parse_kind
 from ...display import state_html
 from ...errors import CanastaError, IllegalActionError, NotationError
+from ..eventlog import REFUSALS_SHOWN
 from ..planning import Guidance, plan_button
 from ..progress import ProgressStore
 from .course import CourseError, lesson_files
@@ -101,6 +102,10 @@ class LessonPlayer:
         self.feedback.append({"action": result.text, "accepted": result.accepted, "wrong": result.wrong,
                               "rule": result.rule, "status": result.status, "lines": list(result.feedback),
                               "replies": list(result.replies)})
+        # the view keeps every accepted action's answer and the last few refusals (the run's log keeps all)
+        refused = [i for i, f in enumerate(self.feedback) if not f["accepted"]]
+        for i in reversed(refused[:-REFUSALS_SHOWN]):
+            del self.feedback[i]
         if result.status != OPEN:
             self._finish()
         return result
