@@ -29,7 +29,9 @@ from canasta_tutor.state import State
 LONG = os.environ.get("CANASTA_FUZZ") == "long"
 #: Inputs each fuzz test tries: (default run, CANASTA_FUZZ=long).
 EXAMPLES = {"positions": (300, 6000), "records": (150, 3000), "views": (40, 600),
-            "variant positions": (80, 1600), "variant records": (60, 1200), "messages": (60, 1200)}
+            "variant positions": (80, 1600), "variant records": (60, 1200), "messages": (60, 1200),
+            "lessons": (40, 800), "lesson bytes": (30, 600), "assignments": (80, 1600), "logs": (60, 1200),
+            "stores": (60, 1200), "record files": (60, 1200)}
 SETTINGS = dict(deadline=None, derandomize=not LONG, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -171,6 +171,11 @@ class ProgressStoreError(CanastaError, OSError):
         return str(self.args[0]) if self.args else ""
 
 
+#: what reading or writing a store may raise: SQLite's errors, and text SQLite hands over that is not UTF-8
+#: (a damaged file's schema, quoted in an error message)
+STORE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, UnicodeDecodeError)
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*STORE_ERRORS, OSError)
+
 # SQLite's result codes (the primary code, before any extended part), by cause
 _CAUSE_OF_CODE = {"SQLITE_CORRUPT": "corrupt", "SQLITE_NOTADB": "not-a-store", "SQLITE_FULL": "full",
                   "SQLITE_READONLY": "read-only", "SQLITE_PERM": "read-only", "SQLITE_BUSY": "locked",
@@ -201,7 +206,9 @@ def store_error(path: str | Path, e: BaseException) -> ProgressStoreError:
     ``path``: its cause in words, then SQLite's own message."""
     where = repr(str(path))
     said = " ".join(str(e).split())[:200] or type(e).__name__
-    if isinstance(e, OSError) and not isinstance(e, sqlite3.Error):
+    if isinstance(e, UnicodeDecodeError):
+        cause, said = "corrupt", f"text that is not UTF-8 ({e.reason})"
+    elif isinstance(e, OSError) and not isinstance(e, sqlite3.Error):
         cause = "read-only" if isinstance(e, PermissionError) or e.errno == errno.EROFS else (
             "full" if e.errno == errno.ENOSPC else "cannot-open")
         said = e.strerror or said
@@ -234,7 +241,7 @@ def _mapped(method: _F) -> _F:
     def wrapper(self: "ProgressStore", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.Error as e:
+        except STORE_ERRORS as e:
             raise store_error(self.path, e) from None
     return wrapper  # type: ignore[return-value]
 
@@ -356,12 +363,13 @@ class ProgressStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # a notebook kernel may call from another thread than the one that opened the store;
                 # the store is used by one caller at a time, and SQLite serialises the connection
-                self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-        except (sqlite3.Error, OSError) as e:
+                self.conn = _text(sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                                                  check_same_thread=False))
+        except _OPEN_ERRORS as e:
             raise (e if isinstance(e, ProgressStoreError) else store_error(self.path, e)) from None
         try:
             self._open()
-        except sqlite3.Error as e:
+        except STORE_ERRORS as e:
             self.conn.close()
             raise store_error(self.path, e) from None
         except ProgressStoreError:
@@ -663,24 +671,36 @@ class _Transaction:
                 pass
 
 
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _text(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn``, reading text that is not UTF-8 (a damaged file, another program's rows) with U+FFFD in place
+    of the bad bytes, so that reading never stops on it; damage to the file itself is the integrity
+    check's to find."""
+    conn.text_factory = _decode
+    return conn
+
+
 def _open_read_only(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
     """A read-only connection.  A WAL store whose ``-shm`` index is missing needs a folder it may
     create it in; when the reader may not (a student's folder, read-only to the teacher) and no
     ``-wal`` log is left (the student's server closed the store), the file is read as immutable."""
     uri = path.resolve().as_uri()
     try:
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10, check_same_thread=check_same_thread)
+        conn = _text(sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10, check_same_thread=check_same_thread))
         conn.execute("PRAGMA application_id").fetchone()
         return conn
     except sqlite3.OperationalError as e:
         if path.with_name(path.name + "-wal").exists():
             raise store_error(path, e) from None
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         raise store_error(path, e) from None
     try:
-        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=10,
-                               check_same_thread=check_same_thread)
-    except sqlite3.Error as e:
+        return _text(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=10,
+                                     check_same_thread=check_same_thread))
+    except STORE_ERRORS as e:
         raise store_error(path, e) from None
 
 
@@ -705,7 +725,7 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
         for aid, k, t, r, why in conn.execute(f"SELECT attempt_id, kind, text, rule, {reason} "
                                               "FROM attempt_actions ORDER BY attempt_id, n"):
             actions.setdefault(aid, []).append({"kind": k, "text": t, "rule": r, "reason": why})
-    except sqlite3.Error as e:
+    except STORE_ERRORS as e:
         raise store_error(path, e) from None
     finally:
         conn.close()
@@ -718,5 +738,5 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
 
 
 __all__ = ["ProgressStore", "ProgressStoreError", "Attempt", "default_path", "course_path", "read_foreign",
-           "store_error", "open_learner_store", "CAUSES",
+           "store_error", "open_learner_store", "CAUSES", "STORE_ERRORS",
            "ENV_VAR", "APPLICATION_ID", "SCHEMA_VERSION", "ACTION_KINDS", "COURSE_FILE"]

@@ -38,7 +38,6 @@ False
 from __future__ import annotations
 
 import io
-import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +46,7 @@ import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type info
 
 from ...atomicfile import write_atomic
 from ...errors import CanastaError
-from ..progress import ProgressStore, ProgressStoreError, course_path, store_error
+from ..progress import STORE_ERRORS, ProgressStore, ProgressStoreError, course_path, store_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -147,8 +146,8 @@ class ClassReport:
             attempts = pd.read_sql_query(_ATTEMPTS_SQL, self.store.conn)
             wrong = pd.read_sql_query(_WRONG_SQL, self.store.conn)
             members = self.store.class_members(self.class_name) if self.class_name else None
-        except (sqlite3.Error, pd.errors.DatabaseError) as e:
-            cause = e if isinstance(e, sqlite3.Error) else e.__cause__ or e.__context__ or e
+        except (*STORE_ERRORS, pd.errors.DatabaseError) as e:
+            cause = e if isinstance(e, STORE_ERRORS) else e.__cause__ or e.__context__ or e
             raise store_error(self.store.path, cause) from None
         self._version = stamp
         if members is not None:
