@@ -216,3 +216,32 @@ def test_class_check_names_a_fifo_and_a_missing_file_and_checks_the_rest(tmp_pat
     assert f"{fifo}: a FIFO (named pipe), not a file" in captured.err
     assert f"{tmp_path / 'gone.toml'}: cannot read it: No such file or directory" in captured.err
     assert "week-1: 10 items" in captured.out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_class_check_does_not_read_dev_zero(capsys):
+    assert main(["class", "check", "/dev/zero", str(EXAMPLE)]) == 2
+    captured = capsys.readouterr()
+    assert "/dev/zero: a device, not a file: only regular files are read" in captured.err
+    assert "week-1: 10 items" in captured.out
+
+
+# ------------------------------------------------------------------ lesson files: one bad file fails alone
+def test_lesson_check_names_a_file_that_is_not_utf8_or_nests_too_deeply_and_checks_the_rest(tmp_path, capsys):
+    good = ROOT / "lessons" / "02-melds.toml"
+    text = good.read_text(encoding="utf-8")
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(text.replace('title = "', 'title = "caf\xe9 ', 1).encode("latin-1", "replace"))
+    deep = tmp_path / "deep.toml"
+    deep.write_text(text + "\nextra = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    wide = tmp_path / "wide.toml"
+    wide.write_text(text + "\nextra = " + "9" * 5000 + "\n", encoding="utf-8")
+    assert main(["lesson", "check", "--no-play", str(latin), str(deep), str(wide), str(good)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    line = next(n for n, x in enumerate(text.splitlines(), 1) if x.startswith("title = "))
+    assert f"{latin}:{line}: the file is not UTF-8 text (invalid continuation byte at byte 13 of the line)" in err
+    assert f"{deep}: TOML nested more than 32 deep" in err
+    assert any(x.startswith(f"{wide}:") and "a number too long to read" in x for x in err)
+    assert len(err) == 3
+    assert "4 files, 1 lessons" in captured.out  # the good file is still read and checked
