@@ -309,6 +309,9 @@ def _check_header(conn: sqlite3.Connection, path: Path) -> int:
         raise ProgressStoreError(f"{str(path)!r} is an SQLite file of another program, not a "
                                  f"canasta-tutor progress store; choose another file with ${ENV_VAR}", "not-a-store")
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version < 1:  # the version is set with the tables, in one transaction: a store without one is damaged
+        raise ProgressStoreError(f"the progress store {str(path)!r} is damaged: it has no store version; move it "
+                                 f"away and keep a copy, or choose another file with ${ENV_VAR}", "corrupt")
     if version > SCHEMA_VERSION:
         raise ProgressStoreError(f"{str(path)!r} was written by a newer canasta-tutor (store version "
                                  f"{version}); update canasta-tutor to open it", "newer")
