@@ -151,8 +151,11 @@ def card_html(code: str, four_colour: bool = False) -> str:
     diamonds are red; with ``four_colour=True`` clubs are green and diamonds
     blue.  Jokers show ``JKR`` and a star.
 
+    A ten carries ``ct-ten`` (its two-character face is drawn narrower, so a card
+    overlapping it in a meld never hides the 0), as in the live table.
+
     >>> print(card_html('TS'))  # doctest: +NORMALIZE_WHITESPACE
-    <span class="ct-card ct-black" data-card="TS" role="img" aria-label="ten of spades"
+    <span class="ct-card ct-black ct-ten" data-card="TS" role="img" aria-label="ten of spades"
     title="ten of spades"><span class="ct-rank" aria-hidden="true">10</span><span
     class="ct-suit" aria-hidden="true">♠</span></span>
     >>> 'ct-blue' in card_html('9D', four_colour=True)
@@ -167,7 +170,7 @@ def card_html(code: str, four_colour: bool = False) -> str:
         face, glyph = "JKR", "\u2605"
     else:
         colour = (_SUIT_COLOURS_4 if four_colour else _SUIT_COLOURS)[suit]
-        classes = f"ct-card ct-{colour}" + (" ct-wild" if rank == "2" else "")
+        classes = f"ct-card ct-{colour}" + (" ct-wild" if rank == "2" else "") + (" ct-ten" if rank == "T" else "")
         face, glyph = _RANK_FACES.get(rank, rank), _SUIT_GLYPHS[suit]
     return (
         f'<span class="{classes}" data-card="{html.escape(code, quote=True)}" role="img" '
@@ -374,13 +377,14 @@ def _result_html(result: dict, titles: list[str] | None = None) -> str:
             f'</th>{heads}</tr></thead><tbody>{body}</tbody></table></div>')
 
 
-def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -> str:
+def state_html(state: Any, seat: str | None = None, four_colour: bool = False, result: bool = True) -> str:
     """A static HTML table view of a position (no JavaScript needed), drawn from the same view
     model as the live table (:func:`canasta_tutor.tutor.view.build_view`).
 
     ``seat=None`` is the teacher's view with every hand face up (seen from
     South); a seat (``"S"``) shows that seat's cards and card backs with counts
     for the others.  The styles are ``widgets/table.css``, the same as the live widget.
+    ``result=False`` leaves out a finished hand's score (a lesson that asks the learner for it).
 
     >>> from canasta_tutor import Game
     >>> state = Game().new_initial_state(seed=7)
@@ -425,6 +429,10 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -
                  + _melds_html(titles[0], view["melds"][0], view["red3"][0], "we", four_colour))
         board = ("".join(_seat_html(pos, pl[pos], four_colour) for pos in positions[1:])
                  + f'<div class="ct-center">{melds}</div>' + _seat_html("bottom", pl["bottom"], four_colour))
+    if not result:  # nor the score sheet's line for the hand, which holds its total
+        view["result"] = None
+        view["score"] = {**view["score"], "rows": [r for r in view["score"]["rows"]
+                                                  if r[0] != state.deal_no + 1 or state.phase != "hand_over"]}
     side = _score_html(view)
     if view["result"]:
         side += _result_html(view["result"], view["side_titles"] if "sides" in view else None)

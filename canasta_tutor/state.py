@@ -1193,12 +1193,12 @@ class State:
         if not self.initial[side] or self.freeze_at >= 0 or always:
             frozen_rule = "R-ITAL-4" if always else "R-PACK-4"
             if n < 2:
-                need = f"You can't take the pack: {self._frozen_reason(side)}, so you need a natural pair of " \
+                pair = f"You can't take the pack: {self._frozen_reason(side)}, so you need a natural pair of " \
                     f"{KIND_NAMES[top]}"
                 if len(hand[top]) < 2:
-                    return (frozen_rule, f"{need}; {_holding(hand, top)}")
+                    return (frozen_rule, f"{pair}; {_holding(hand, top)}")
                 # the hand holds the pair, the take does not name it: say both, so they do not seem to clash
-                return (frozen_rule, f"{need} from your hand ({_holding(hand, top)}), and this take uses "
+                return (frozen_rule, f"{pair} from your hand ({_holding(hand, top)}), and this take uses "
                         f"{_using(top, n, j, d)}")
             if self.initial[side]:
                 if (n, j, d) != (2, 0, 0):
