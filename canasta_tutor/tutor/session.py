@@ -196,7 +196,7 @@ class TableSession:
             we = s.totals[side] > max(s.totals[o] for o in others)
             self._say(("You won the game! " if we else "They won the game. ") + "Click New hand for a new game.", "ok")
         elif s.phase == HAND_OVER:
-            r = s.hand_results[-1]
+            r = s.hand_results[-1] if s.hand_results else s.score_hand()  # a finished hand set up as a position
             who = r.went_out
             head = (f"{_cap(self._name(self.variant.seats.index(who)))} went out"
                     + (" concealed" if r.concealed else "")) if who else "The stock ran out"
