@@ -171,12 +171,13 @@ class TableSession:
         self.message, self.message_kind, self.message_rule = text, kind, rule
         return text
 
-    def _refuse(self, err: IllegalActionError, action: Action = (), press: str = "") -> str:
+    def _refuse(self, err: IllegalActionError, action: Action = (), press: str = "", lead: bool = True) -> str:
         """Record and show the engine's refusal; ``press`` names the click it answers ("Meld 7♠ 7♣ J♥"),
-        which then leads the message, so the learner reads the cards they chose, not a planner's step."""
+        which (with ``lead``) then leads the message, so the learner reads the cards they chose, not a
+        planner's step."""
         act: Action = action or (err.action if isinstance(err.action, tuple) else ())
         text = f"[{err.rule}] {err.reason}"
-        if press:
+        if press and lead:
             text = f"{press}: {text}"
         self.events.append(RefusedEvent(index=len(self.events), seat=self.variant.seats[self.me],
                                         text=text, action=tuple(act), notation=_notation(act), rule=err.rule,
@@ -274,8 +275,8 @@ class TableSession:
             # a press of cards (or Take pack, which means the top card alone when nothing is selected) is
             # answered naming what was selected
             named = bool(cards) or button == "take"
-            return self._refuse(outcome, press=press_text(button, cards, target, bool(self.variant.sequences))
-                                if named else "")
+            return self._refuse(outcome, press=press_text(button, cards, target, bool(self.variant.sequences)),
+                                lead=named)
         if isinstance(outcome, Guidance):
             self.choose_meld = outcome.choose_meld
             self.choose_for = button if outcome.choose_meld else None

@@ -257,7 +257,7 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
         chk.add(here + ["par"], f"par is {lv['par']} but the shortest solution line has {shortest} actions")
     for j, w in enumerate(lv.get("wrong", ())):
         for k, act in enumerate(w["line"]):
-            _check_action(act, here + ["wrong", j, "line", k], chk, names, None, True)
+            _check_action(act, here + ["wrong", j, "line", k], chk, names, None, True, press=True)
         if "rule" in w and w["rule"] not in rules:
             chk.add(here + ["wrong", j, "rule"], f"{w['rule']} is not a rule of the rule book")
         _check_rule_refs(w["feedback"], here + ["wrong", j, "feedback"], chk, rules)
@@ -291,7 +291,7 @@ def _check_rule_refs(text: str, path: list[str | int], chk: _Checker, rules: fro
 
 
 def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str], allow: set[str] | None,
-                  may_be_illegal: bool) -> None:
+                  may_be_illegal: bool, press: bool = False) -> None:
     for fresh, name in placeholders(act):
         if fresh:
             chk.add(path, f"{{~{name}}} draws a fresh value; an action may use only named variables like {{{name}}}")
@@ -300,6 +300,14 @@ def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str
             chk.add(path, f"{{{name}}} is not a variable of this level's generator")
             return
     sample = PLACEHOLDER.sub(lambda m: "K", act)
+    if press and sample.split()[:1] == ["press"]:  # a click, as the widget logs it (see .clicks)
+        from .clicks import parse_press
+
+        try:
+            parse_press(sample)
+        except NotationError as e:
+            chk.add(path, e.message)
+        return
     try:
         action = parse_action(sample)
         format_action(action)
