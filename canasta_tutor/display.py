@@ -307,7 +307,8 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
     if pile["top"]:
         freezer = ""
         if pile["freezer"]:
-            freezer = f'<span class="ct-sideways">{card_html(pile["freezer"], four_colour)}</span>'
+            freezer = (f'<span class="ct-sideways" title="frozen by the {_e(card_label(pile["freezer"]))}">'
+                       f'{card_html(pile["freezer"], four_colour)}</span>')
         top = card_html(pile["top"], four_colour)
         if pile["top_sideways"]:
             top = f'<span class="ct-sideways-top">{top}</span>'
@@ -321,9 +322,12 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
         inner = '<span class="ct-empty"></span>'
     cls = "ct-pile" + (" ct-frozen" if pile["frozen_all"] else "")
     label = f"discard pile: {plural(pile['size'], 'card')}" + (", frozen" if pile["frozen_all"] else "")
+    if pile["top"] and pile["freezer"]:
+        label += f", the {card_label(pile['freezer'])} set crosswise"
     if pile.get("down"):
         label += f", {plural(pile['down'], 'card')} face down"
-    return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="ct-pile-cards">{inner}</div>'
+    cards = "ct-pile-cards ct-crosswise" if pile["top"] and pile["freezer"] else "ct-pile-cards"
+    return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="{cards}">{inner}</div>'
             f'<div class="ct-caption">Pile <span class="ct-pile-size">{pile["size"]}</span></div></div>')
 
 
