@@ -536,12 +536,18 @@ class ThemeOverview:
 
         body = "".join(f"<tr><td><code>{html.escape(r['theme'])}</code></td><td>{html.escape(r['meaning'])}</td>"
                        f"<td>{r['puzzles']}</td><td>{r['solved']} / {r['tried']}</td></tr>" for r in self.rows())
-        return ('<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
+        return (f'<p class="cp-themes-totals">{html.escape(self.totals())}</p>'
+                '<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
                 f"<th>You solved</th></tr></thead><tbody>{body}</tbody></table>")
 
+    def totals(self) -> str:
+        """One line for the library, counted from its files: ``556 puzzles in 26 themes``."""
+        n, themes = len(self.trainer.puzzles), len(self.rows())
+        return f"{n} puzzle{'s' if n != 1 else ''} in {themes} theme{'s' if themes != 1 else ''}"
+
     def __repr__(self) -> str:
-        return "\n".join(f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
-                         f"solved {r['solved']} of {r['tried']}" for r in self.rows())
+        return "\n".join([self.totals()] + [f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
+                                            f"solved {r['solved']} of {r['tried']}" for r in self.rows()])
 
 
 __all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",

@@ -285,47 +285,77 @@ def next_lesson(lesson: Lesson, folder: str | None = None) -> Lesson | None:
 
 def course_overview(lessons: Iterable[Lesson], learner: str = "learner",
                     store: ProgressStore | None = None) -> list[dict[str, Any]]:
-    """The lessons with the learner's stars: one dict per lesson, in course order."""
+    """The lessons with the learner's stars: one dict per lesson, in course order (``notebook``: the
+    lesson's notebook in the course's ``lessons/`` folder, named after its file)."""
     best = store.stars_for(learner) if store is not None else {}
     out = []
     for lesson in lessons:
         stars = [best.get((lesson.id, lv.id), 0) for lv in lesson.levels]
         out.append({"id": lesson.id, "title": lesson.title, "summary": lesson.summary, "order": lesson.order,
                     "levels": len(lesson.levels), "stars": sum(stars), "max_stars": 3 * len(lesson.levels),
-                    "solved": sum(1 for s in stars if s > 0)})
+                    "solved": sum(1 for s in stars if s > 0),
+                    "scoring": sum(1 for lv in lesson.levels if lv.scoring),
+                    "notebook": Path(lesson.file).with_suffix(".ipynb").name if lesson.file else ""})
     return out
 
 
-def course_html(lessons: Iterable[Lesson], learner: str = "learner", store: ProgressStore | None = None) -> str:
-    """The start page's table of lessons with the learner's stars (escaped HTML)."""
-    rows = []
-    for n, item in enumerate(course_overview(lessons, learner, store), 1):
+def course_totals(rows: list[dict[str, Any]], stars: bool = True) -> str:
+    """One line for the whole course, counted from its files: ``12 lessons, 96 levels; 0 of 288 stars``
+    (``stars=False``: without the learner's stars)."""
+    levels = sum(r["levels"] for r in rows)
+    line = f"{len(rows)} lesson{'s' if len(rows) != 1 else ''}, {levels} level{'s' if levels != 1 else ''}"
+    scoring = sum(r["scoring"] for r in rows)
+    if scoring:
+        line += f" ({scoring} of them scoring a hand)"
+    if stars:
+        line += f"; {sum(r['stars'] for r in rows)} of {3 * levels} stars"
+    return line
+
+
+def course_html(lessons: Iterable[Lesson], learner: str = "learner", store: ProgressStore | None = None,
+                link: str | None = "lessons/") -> str:
+    """The start page's table of lessons with the learner's stars (escaped HTML): each title links its
+    notebook (``link``: the folder of the lesson notebooks, relative to the page; None: no links)."""
+    rows = course_overview(lessons, learner, store)
+    out = []
+    for n, item in enumerate(rows, 1):
         stars = f"{item['stars']} / {item['max_stars']}"
-        rows.append(f"<tr><td>{n}</td><td><strong>{html.escape(item['title'])}</strong><br>"
-                    f"<span>{html.escape(item['summary'])}</span></td><td>{item['solved']} / {item['levels']}</td>"
-                    f"<td aria-label=\"{item['stars']} stars of {item['max_stars']}\">★ {stars}</td></tr>")
-    return ('<table class="ct-course"><thead><tr><th>#</th><th>Lesson</th><th>Levels solved</th><th>Stars</th>'
-            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+        title = f"<strong>{html.escape(item['title'])}</strong>"
+        if link is not None and item["notebook"]:
+            title = f'<a href="{html.escape(link + item["notebook"], quote=True)}">{title}</a>'
+        out.append(f"<tr><td>{n}</td><td>{title}<br>"
+                   f"<span>{html.escape(item['summary'])}</span></td><td>{item['solved']} / {item['levels']}</td>"
+                   f"<td aria-label=\"{item['stars']} stars of {item['max_stars']}\">★ {stars}</td></tr>")
+    return (f'<p class="ct-course-totals">{html.escape(course_totals(rows))}</p>'
+            '<table class="ct-course"><thead><tr><th>#</th><th>Lesson</th><th>Levels solved</th><th>Stars</th>'
+            f"</tr></thead><tbody>{''.join(out)}</tbody></table>")
 
 
 class CourseOverview:
     """The course with a learner's stars; shows itself as a table in a notebook."""
 
     def __init__(self, learner: str = "learner", store: ProgressStore | None = None,
-                 folder: str | None = None) -> None:
+                 folder: str | None = None, link: str | None = "lessons/") -> None:
         self.lessons = load_course(folder)
         self.learner = learner
         self.store = store
+        self.link = link
 
     def rows(self) -> list[dict[str, Any]]:
         return course_overview(self.lessons, self.learner, self.store)
 
     def _repr_html_(self) -> str:
-        return course_html(self.lessons, self.learner, self.store)
+        return course_html(self.lessons, self.learner, self.store, self.link)
+
+    def totals(self) -> str:
+        """The course in one line, counted from its lesson files: ``12 lessons, 96 levels (...)``."""
+        return course_totals(self.rows(), stars=False)
 
     def __repr__(self) -> str:
-        return "\n".join(f"{r['order']:>2} {r['title']}: {r['stars']}/{r['max_stars']} stars" for r in self.rows())
+        rows = self.rows()
+        return "\n".join([course_totals(rows)] + [f"{r['order']:>2} {r['title']}: {r['levels']} levels, "
+                                                  f"{r['stars']}/{r['max_stars']} stars" for r in rows])
 
 
 __all__ = ["LessonPlayer", "CompositionError", "CourseOverview", "course_overview", "course_html",
-           "load_course", "find_lesson", "next_lesson"]
+           "load_course", "find_lesson", "next_lesson", "course_totals"]
