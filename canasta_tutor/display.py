@@ -381,6 +381,23 @@ def _result_html(result: dict, titles: list[str] | None = None) -> str:
             f'</th>{heads}</tr></thead><tbody>{body}</tbody></table></div>')
 
 
+def _totals_before_the_hand(view: dict, state: Any, me: int) -> None:
+    """The score sheet as it stood when the finished hand began: its row left out, each total less the
+    hand's score (a lesson that asks for the score must not show it)."""
+    hand = state.score_hand().sides
+    score = view["score"]
+    score["rows"] = [r for r in score["rows"] if r[0] != state.deal_no + 1]
+    if "sides" in view:
+        from .tutor.view import side_order
+
+        for sd, side in zip(view["sides"], side_order(state.variant, me), strict=False):
+            sd["total"] -= hand[side].total
+    else:
+        we = state.sides[me]
+        score["we"] -= hand[we].total
+        score["they"] -= hand[1 - we].total
+
+
 def state_html(state: Any, seat: str | None = None, four_colour: bool = False, result: bool = True) -> str:
     """A static HTML table view of a position (no JavaScript needed), drawn from the same view
     model as the live table (:func:`canasta_tutor.tutor.view.build_view`).
@@ -433,10 +450,9 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False, r
                  + _melds_html(titles[0], view["melds"][0], view["red3"][0], "we", four_colour))
         board = ("".join(_seat_html(pos, pl[pos], four_colour) for pos in positions[1:])
                  + f'<div class="ct-center">{melds}</div>' + _seat_html("bottom", pl["bottom"], four_colour))
-    if not result:  # nor the score sheet's line for the hand, which holds its total
+    if not result and state.phase == "hand_over":  # nor the score sheet's line and totals after the hand
         view["result"] = None
-        view["score"] = {**view["score"], "rows": [r for r in view["score"]["rows"]
-                                                  if r[0] != state.deal_no + 1 or state.phase != "hand_over"]}
+        _totals_before_the_hand(view, state, me)
     side = _score_html(view)
     if view["result"]:
         side += _result_html(view["result"], view["side_titles"] if "sides" in view else None)

@@ -1010,7 +1010,7 @@ class State:
         if len(counts) < 2:
             return None
         wild = sum(1 for k in kinds if k in (JOKER, DEUCE)) - counts.get(DEUCE, 0)
-        words = [_some(n, KIND_SINGULAR[k], KIND_NAMES[k]) for k, n in counts.items()]
+        words = [_some(n, KIND_SINGULAR[k], KIND_NAMES[k]) for k, n in sorted(counts.items())]
         if wild:
             words.append(_some(wild, "wild card", "wild cards"))
         listed = ", ".join(words[:-1]) + " and " + words[-1]

@@ -101,7 +101,7 @@ def test_cards_of_two_ranks_that_are_not_each_a_meld_are_refused_whole_and_count
     p = player("melds", "three-cards")  # in the meld phase, holding 5♣ 9♥ K♥ K♦
     (r,) = p.press("meld", ["KH", "KD", "9H"])
     assert r.rule == "R-MELD-1"
-    assert r.reason == "A meld holds cards of one rank, and these are two kings and one 9"
+    assert r.reason == "A meld holds cards of one rank, and these are one 9 and two kings"
     assert last(p)["action"] == "Meld 9♥ K♥ K♦"
     assert p.run.tries == 1
     entry = p.run.log[-1]

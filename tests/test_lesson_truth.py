@@ -131,7 +131,9 @@ def test_a_scoring_level_is_answered_line_by_line_and_names_the_wrong_line():
     p = player("scoring", "count-the-hand")
     v = p.view()
     assert [s["id"] for s in v["score"]] == ["canastas", "red_threes", "going_out", "melded", "in_hand", "total"]
-    assert v["buttons"] == [] and "Score of the hand" not in v["table"]  # the answer is not on the table
+    # the answer is not on the table: no score of the hand, and the sheet's totals as before the hand
+    assert v["buttons"] == [] and "Score of the hand" not in v["table"]
+    assert '<td class="ct-we">0</td><td class="ct-they">0</td>' in v["table"]
     p.answer({"canastas": "500", "red_threes": "100", "going_out": "100", "melded": "145", "in_hand": "-15",
               "total": "830"})
     lines = p.feedback[-1]["lines"]

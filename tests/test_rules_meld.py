@@ -269,6 +269,6 @@ def test_cards_of_two_ranks_are_not_one_meld_R_MELD_1():
     assert err is not None and err.rule == "R-MELD-1"
     assert err.reason == "A meld holds cards of one rank, and these are two 7s and one jack"
     err = state.explain_one_meld([KING, KING, QUEEN, JOKER, DEUCE])
-    assert err is not None and err.reason.endswith("two kings, one queen and two wild cards")
+    assert err is not None and err.reason.endswith("one queen, two kings and two wild cards")
     assert state.explain_one_meld([KING, KING, JOKER, DEUCE]) is None
     assert state.explain_one_meld([JOKER, DEUCE]) is None  # wild cards alone: R-MELD-3's own refusal

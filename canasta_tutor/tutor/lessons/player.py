@@ -123,8 +123,6 @@ class LessonPlayer:
         conclusion = self.run.fill(self.run.level.conclusion) or "Level passed."
         if result.status == PASSED and lines and lines[-1] == conclusion:
             lines.pop()  # the level's conclusion is shown once, with the stars
-        shown = {x for f in self.feedback for x in f["lines"]}
-        lines = [x for i, x in enumerate(lines) if x not in shown and x not in lines[:i]]
         self.feedback.append({"action": label or result.text, "accepted": all(r.accepted for r in group),
                               "wrong": any(r.wrong for r in group), "rule": result.rule, "status": result.status,
                               "lines": lines, "replies": [x for r in group for x in r.replies]})
