@@ -3,8 +3,10 @@ something else", "Lesson text that is wrong or stale", the table's rendering):
 
 - lesson 2: K♥ K♦ 9♥ and Meld is refused as not one meld (R-MELD-1), named as the click, one try; on the
   step-by-step level Meld with three nines beside a meld of nines is refused (R-MELD-7) and Add passes;
-- lesson 5: the buried deuce lies crosswise below the top card, its face showing, and the tens of a meld
-  keep their 0; Take pack with nothing selected takes the top ten onto the tens: refused, R-PACK-4, passed;
+- lesson 5: one nine selected on a frozen pack is answered with what is held and what the take used; two
+  nines on a black three are named as the click, not "take 3 3 3"; the buried deuce lies crosswise below
+  the top card, its face showing, and the tens of a meld keep their 0; Take pack with nothing selected takes
+  the top ten onto the tens: refused, R-PACK-4, passed;
 - lesson 11: a scoring level answered in its boxes, a wrong line named, then right.
 
 Screenshots: ``tests/browser/artifacts/lesson-clicks-*.png``.
@@ -75,7 +77,25 @@ def test_a_click_means_what_was_selected(lab):
 
     # lesson 5, level 10: the freezing card shows below the pile, the tens keep their 0, and Take pack
     # with nothing selected puts the top ten onto the tens: refused (R-PACK-4), as the level asks
-    page, root = _open(lab, "lessons/05-freezing.ipynb", 9)
+    page, root = _open(lab, "lessons/05-freezing.ipynb", 1)
+    # level 2: one nine selected on a frozen pack; the refusal says what is held and what the take used
+    expect(root).to_have_attribute("data-level", "pair-takes-frozen")
+    _select(root, "9H")
+    _press(root, "take")
+    last = root.locator(".cl-feedback li").last
+    expect(last.locator("strong")).to_have_text("Take pack with 9♥")
+    expect(last).to_contain_text("you need a natural pair of 9s from your hand (you hold 2 9s), and this take "
+                                 "uses one 9")
+    # level 4: two nines on a black three; the answer names the nines, not "take 3 3 3"
+    root.locator('.cl-levels button[data-index="3"]').click()
+    expect(root).to_have_attribute("data-level", "black-three-on-top")
+    _select(root, "9H", "9C")
+    _press(root, "take")
+    last = root.locator(".cl-feedback li").last
+    expect(last.locator("strong")).to_have_text("Take pack with 9♥ 9♣")
+    expect(last).to_contain_text("[R-PACK-3]")
+    expect(last).not_to_contain_text("take 3")
+    root.locator('.cl-levels button[data-index="9"]').click()
     expect(root).to_have_attribute("data-level", "stays-frozen")
     top = root.locator(".ct-pile .ct-pile-top .ct-card").bounding_box()
     cross = root.locator(".ct-pile .ct-sideways .ct-card")
