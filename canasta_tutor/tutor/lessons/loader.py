@@ -172,12 +172,8 @@ _PLAY_ONLY = ("success", "solutions", "generate", "allow", "turns", "try_illegal
               "step_by_step")
 
 
-def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
-    """A scoring level: a finished hand to score, its texts, hints, notes and declared wrong answers."""
-    for field in _PLAY_ONLY:
-        if field in lv:
-            chk.add(here + [field], f"a scoring level has no {field!r}: the learner answers the hand's score, "
-                                    "which the engine computes from the position")
+def _check_texts(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+    """A level's texts, rules and hints: every rule number is one of the rule book's."""
     for field in _TEXT_FIELDS:
         if field in lv:
             _check_rule_refs(lv[field], here + [field], chk, rules)
@@ -186,6 +182,15 @@ def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker,
             chk.add(here + ["rules", j], f"{r} is not a rule of the rule book")
     for j, h in enumerate(lv.get("hints", ())):
         _check_rule_refs(h, here + ["hints", j], chk, rules)
+
+
+def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+    """A scoring level: a finished hand to score, its texts, hints, notes and declared wrong answers."""
+    for field in _PLAY_ONLY:
+        if field in lv:
+            chk.add(here + [field], f"a scoring level has no {field!r}: the learner answers the hand's score, "
+                                    "which the engine computes from the position")
+    _check_texts(lv, here, chk, rules)
     for j, w in enumerate(lv.get("wrong", ())):
         for k, act in enumerate(w["line"]):
             if not act.strip().lower().startswith("answer"):
@@ -211,15 +216,7 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
     allow = set(lv.get("allow", ())) or None
     gen = lv.get("generate")
     names = set(gen.get("vars", {})) if gen else set()
-    # texts and rule numbers
-    for field in _TEXT_FIELDS:
-        if field in lv:
-            _check_rule_refs(lv[field], here + [field], chk, rules)
-    for j, r in enumerate(lv.get("rules", ())):
-        if r not in rules:
-            chk.add(here + ["rules", j], f"{r} is not a rule of the rule book")
-    for j, h in enumerate(lv.get("hints", ())):
-        _check_rule_refs(h, here + ["hints", j], chk, rules)
+    _check_texts(lv, here, chk, rules)
     if gen:
         _check_text_vars(lv, here, chk, names)
     # predicates
