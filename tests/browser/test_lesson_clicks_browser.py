@@ -105,7 +105,7 @@ def test_a_click_means_what_was_selected(lab):
     tens = root.locator('.ct-melds-we .ct-meld[data-kind="T"] .ct-card')
     boxes = [tens.nth(i).bounding_box() for i in range(tens.count())]
     faces = [tens.nth(i).locator(".ct-rank").bounding_box() for i in range(tens.count())]
-    for face, nxt in zip(faces, boxes[1:]):
+    for face, nxt in zip(faces[:-1], boxes[1:], strict=True):
         assert face["x"] + face["width"] <= nxt["x"] + 0.5, "the next card in the meld hides a ten's 0"
     lab.screenshot("lesson-clicks-frozen-pile")
     _press(root, "take")
