@@ -30,7 +30,8 @@ def last(p: LessonPlayer) -> dict:
 
 
 # ----------------------------------------------------------------- Take pack with nothing selected
-@pytest.mark.parametrize("lesson, level, rule", [("freezing", "stays-frozen", "R-PACK-4"),
+@pytest.mark.parametrize("lesson, level, rule", [("freezing", "wild-card-freezes", "R-PACK-4"),
+                                                 ("freezing", "stays-frozen", "R-PACK-4"),
                                                  ("taking-the-pack", "one-card-each", "R-PACK-7")])
 def test_take_pack_with_nothing_selected_is_the_top_card_onto_the_sides_meld(lesson, level, rule):
     """R-PACK-7, R-PACK-4: the level asks to take the top card onto the meld; Take pack with nothing selected
