@@ -123,7 +123,8 @@ function render(el, model, ui) {
   const input = el.querySelector(".cl-input");
   const send = (msg) => model.send(msg);
   const details = el.querySelector(".cl-intro");
-  if (details) details.addEventListener("toggle", () => { ui.introOpen = details.open; });
+  // the learner's own click keeps the introduction open or closed (a toggle event also fires at render)
+  if (details) details.querySelector("summary").addEventListener("click", () => { ui.introOpen = !details.open; });
   // cards clicked in the learner's hand, then a button: the planner in Python makes the actions
   const hand = [...el.querySelectorAll(".ct-seat-bottom .ct-hand .ct-card")];
   const selected = new Set();
