@@ -171,13 +171,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CourseError(f"{lesson.id}/{level.id} asks for the hand's score: give it with --answer, one number "
                           f"per line ({', '.join(run.question.ids if run.question else ())})")
     results = []
+    played = 0
     for text in actions:
         if run.status != "open":
             break
-        results.append(run.play(text))
+        played += 1
+        results += _play_one(run, text)
     data = {"lesson": lesson.id, "level": level.id, "seed": args.seed, "goal": run.goal,
             "start": run.setup_text if level.generated else level.position, "opening": run.opening,
-            "actions": [r.to_dict() for r in results], "unplayed": actions[len(results):], **run.summary(),
+            "actions": [r.to_dict() for r in results], "unplayed": actions[played:], **run.summary(),
             "star_text": run.star_text()}
     if run.question is not None:
         data["score_lines"] = list(run.question.ids)
@@ -202,6 +204,19 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(run.star_text())
         print(run.position().rstrip("\n"))
     return 0
+
+
+def _play_one(run: Any, text: str) -> list[Any]:
+    """One entry of ``--actions``: an action, an answer, or a click (``press ...``: every step it played)."""
+    from .errors import NotationError
+    from .tutor.lessons.clicks import CompositionError, parse_press
+
+    if text.split()[:1] == ["press"]:
+        try:
+            return list(run.press(*parse_press(text)))
+        except (CompositionError, NotationError):
+            pass  # answered as play() answers it: not counted, with the reason
+    return [run.play(text)]
 
 
 def cmd_course(args: argparse.Namespace) -> int:
