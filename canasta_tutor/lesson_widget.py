@@ -7,6 +7,8 @@ per level, with the table's events and texts).  Python holds the state; the brow
 intents: ``{"intent": "press", "button": "meld", "cards": ["KH", "KD", "KS"]}``
 (cards clicked in the hand, then a button; the session layer's planner makes
 the actions), ``{"intent": "act", "text": "take 9 9 9"}`` (an action typed),
+``{"intent": "answer", "values": {"canastas": "500", ...}}`` (a scoring level's score, by line),
+``{"intent": "rule", "id": "R-PACK-2"}`` (a rule number clicked in the lesson's words; ``null`` closes it),
 ``hint``, ``retry``, ``next`` and ``goto``.  Progress is saved in the progress
 store, so stars survive a kernel restart.
 
@@ -53,7 +55,8 @@ class LessonWidget(anywidget.AnyWidget):
     ``learner`` names whose stars are saved; ``store`` is a
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in
     the user's data folder; ``None`` keeps progress in memory only); ``seed``
-    picks the deal of generated levels; ``level`` the level to open (1-based).
+    picks the deal of generated levels (each "Try again" deals a new one, unless
+    ``new_deals=False``); ``level`` the level to open (1-based).
     When the default store cannot be written (a read-only file or folder, a full disk), the lessons
     still play, and the widget says that progress will not be saved (``store_note``).
     """
@@ -64,11 +67,12 @@ class LessonWidget(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
 
     def __init__(self, lesson: Lesson | str, learner: str = "learner", store: Any = _DEFAULT, seed: int = 0,
-                 level: int = 1, hint_fn: HintFn | None = default_hint, **kwargs: Any) -> None:
+                 level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store: ProgressStore | None
         self.store, self.store_note = open_learner_store() if store is _DEFAULT else (store, "")
-        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1)
+        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
         self.notice = ""
         self._sent: dict[str, Any] = {}
         self.on_msg(self._on_msg)
@@ -109,6 +113,16 @@ class LessonWidget(anywidget.AnyWidget):
                 return "'cards' must list the codes of cards in your hand, like ['KH', 'KD']."
             if to is not None and (not isinstance(to, str) or len(to) > 3):
                 return "'to' must name a meld by its rank, like 'K'."
+        elif intent == "answer":
+            values = msg.get("values")
+            if not isinstance(values, dict) or len(values) > 10 or not all(
+                    isinstance(k, str) and len(k) <= 20 and type(v) in (str, int, float) and len(str(v)) <= 12
+                    for k, v in values.items()):
+                return "An answer is one number for each line of the score."
+        elif intent == "rule":
+            rule_id = msg.get("id")
+            if rule_id is not None and (not isinstance(rule_id, str) or len(rule_id) > 20):
+                return "'id' must be a rule number like 'R-FRZ-1', or null to close the rule."
         elif intent == "goto":
             if type(msg.get("index")) is not int:
                 last = len(self.player.lesson.levels) - 1
@@ -132,6 +146,11 @@ class LessonWidget(anywidget.AnyWidget):
             elif intent == "press":
                 to = msg.get("to")
                 self.player.press(msg.get("button", ""), list(msg.get("cards", [])), to or None)
+            elif intent == "answer":  # a scoring level: the numbers written in its boxes, by line
+                values = msg["values"]
+                self.player.answer({k: str(v) for k, v in values.items()})
+            elif intent == "rule":
+                self.player.show_rule(msg.get("id"))
             elif intent == "hint":
                 if self.player.hint() is None:
                     self.notice = "No more hints for this level."

@@ -161,7 +161,7 @@ def test_workers_are_capped_at_four_per_processor_everywhere(capsys):
 
 def test_lesson_play_takes_at_most_a_thousand_actions(capsys):
     assert main(["lesson", "play", "melds", "1", "--actions", "; ".join(["draw"] * 1001)]) == 2
-    assert "--actions gives 1,001 actions; give at most 1,000" in capsys.readouterr().err
+    assert "--actions and --answer give 1,001 steps; give at most 1,000" in capsys.readouterr().err
     assert main(["lesson", "play", "melds", "1", "--json", "--actions", "; ".join(["draw"] * 1000)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["actions"]) == 1000 and out["status"] == "open"
