@@ -1,0 +1,182 @@
+"""The class report's figures, with matplotlib (imported only when a figure is drawn, never pyplot).
+
+- :func:`heatmap`: students x items; for stars, one colour per kind of cell: not tried (light
+  grey), tried and not solved (red), solved with 0 to 3 stars (greens), with the legend beside
+  the grid, never over it;
+- :func:`theme_plot`: the share of students solving each theme's items;
+- :func:`progress_plot`: items solved over time, one small panel per student (named, with their
+  rating change), the class's median in each for comparison; for a large class, the class's
+  median with the band from the 10th to the 90th percentile.
+
+Every student string drawn is made plain first (:func:`~.safe.plot_label`: matplotlib reads
+``$...$`` as mathematics).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .safe import plot_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+DPI = 72  # the figures' resolution: a notebook shows them at about this size
+#: the heatmap's colours for stars: tried and not solved, solved with no stars, 1, 2 and 3 stars
+STAR_COLOURS = ("#d6604d", "#d9f0d3", "#a6dba0", "#5aae61", "#1b7837")
+UNTRIED = "#eeeeee"
+#: a small panel per student up to this many students; beyond, the class's median and band
+PANELS_UP_TO = 40
+
+
+def heatmap(report: Any, measure: str = "stars") -> "Figure":
+    """A heatmap of the students x items table (untried cells light grey)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import ListedColormap
+    from matplotlib.figure import Figure
+
+    low: float | None
+    high: float | None
+    if measure == "stars":
+        t = report.table("stars").astype(float)
+        solved = report.table("solved").astype("boolean")
+        values = np.where(solved.fillna(False).to_numpy(dtype=bool), t.to_numpy(), np.where(t.notna(), -1.0, np.nan))
+        cmap = ListedColormap(STAR_COLOURS).with_extremes(bad=UNTRIED)
+        low, high = -1.5, 3.5
+    else:
+        t = report.table(measure).astype(float)
+        values = t.to_numpy()
+        cmap = colormaps["viridis"].with_extremes(bad=UNTRIED)
+        low = high = None
+    fig = Figure(figsize=(min(14.0, max(6.0, 0.18 * len(t.columns) + 3)),
+                          min(10.0, max(3.0, 0.22 * len(t.index) + 1.5))), dpi=DPI)
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(values.astype(float)), aspect="auto", cmap=cmap, vmin=low, vmax=high,
+                   interpolation="nearest")
+    # one tick label per student and every fifth item (ticks are most of a figure's drawing time)
+    ys = range(0, len(t.index), max(1, len(t.index) // 40))
+    ax.set_yticks(list(ys), [plot_label(str(t.index[i])) for i in ys], fontsize=7)
+    xs = [i for i in range(len(t.columns)) if (i + 1) % 5 == 0 or len(t.columns) <= 12]
+    ax.set_xticks(xs, [str(i + 1) for i in xs], fontsize=7)
+    ax.set_xlabel("item (number as in the report's item list)")
+    ax.set_title(f"{'best stars' if measure == 'stars' else measure} per student and item (light grey: not tried)",
+                 fontsize=9)
+    bar = fig.colorbar(im, ax=ax, shrink=0.8, pad=0.02, ticks=[-1, 0, 1, 2, 3] if measure == "stars" else None)
+    if measure == "stars":
+        bar.ax.set_yticklabels(["tried, not solved", "solved", "1 star", "2 stars", "3 stars"], fontsize=7)
+    fig.subplots_adjust(left=0.12, right=0.88 if measure == "stars" else 0.98, bottom=0.12, top=0.92)
+    return fig
+
+
+def theme_plot(report: Any) -> "Figure":
+    """Share of students solving each theme's items (first attempt and in the end)."""
+    from matplotlib.figure import Figure
+
+    th = report.themes()
+    fig = Figure(figsize=(7, min(10.0, max(3.0, 0.25 * len(th) + 1.4))), dpi=DPI)
+    ax = fig.add_subplot()
+    y = range(len(th))
+    ax.barh(y, th["solved"], color="tab:green", label="solved in the end")
+    ax.barh(y, th["first_try"], color="tab:blue", label="solved at the first attempt", height=0.4)
+    ax.set_yticks(list(y), [plot_label(str(t), 40) for t in th.index], fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of students")
+    # the legend above the bars: a bar reaching 1 is never hidden under it
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, fontsize=7, frameon=False)
+    fig.subplots_adjust(left=0.3, right=0.97, bottom=0.1, top=0.9)
+    return fig
+
+
+def progress_plot(report: Any, lines_up_to: int = PANELS_UP_TO) -> "Figure":
+    """Items solved at the end of each day worked: one small panel per student (their name and
+    rating change in its title, the class's median in grey), or, for more than ``lines_up_to``
+    students, the class's median with the band from the 10th to the 90th percentile, and the
+    puzzle rating the same way."""
+    from matplotlib.dates import date2num
+    from matplotlib.figure import Figure
+
+    d = report.daily()
+    n = d["student"].nunique() if not d.empty else 0
+    if n > lines_up_to:
+        return _band(d, n)
+    cols = min(6, max(1, n))
+    rows = max(1, math.ceil(n / cols))
+    fig = Figure(figsize=(2.0 * cols + 0.6, 1.45 * rows + 0.9), dpi=DPI)
+    if d.empty:
+        ax = fig.add_subplot()
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, "no attempts yet", ha="center", va="center")
+        return fig
+    wide = d.pivot(index="day", columns="student", values="solved_items").sort_index().ffill().fillna(0)
+    x = date2num(wide.index.to_numpy())
+    median = wide.median(axis=1).to_numpy(dtype=float)
+    change = report.progress()["rating_change"] if not report.progress().empty else None
+    axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    top = float(np.nanmax(wide.to_numpy(dtype=float))) if wide.size else 1.0
+    for k, student in enumerate(wide.columns):
+        ax = axes[k // cols][k % cols]
+        ax.plot(x, median, color="0.7", linewidth=1, drawstyle="steps-post")
+        ax.plot(x, wide[student].to_numpy(dtype=float), color="tab:blue", linewidth=1.4, drawstyle="steps-post")
+        rc = change.get(student) if change is not None else None
+        rating = f" ({rc:+.0f})" if rc is not None and not np.isnan(rc) else ""
+        ax.set_title(plot_label(str(student), 18) + rating, fontsize=8, pad=2)
+        ax.set_ylim(0, max(1.0, top) * 1.05)
+        ax.tick_params(labelsize=6)
+    for k in range(n, rows * cols):
+        axes[k // cols][k % cols].set_axis_off()
+    _date_axis(axes[0][0], x, 4)
+    fig.suptitle("items solved by day (blue), the class's median in grey; puzzle rating change in brackets",
+                 fontsize=9)
+    fig.subplots_adjust(left=0.05, right=0.98, bottom=0.08, top=1 - 0.55 / (1.45 * rows + 0.9), hspace=0.55,
+                        wspace=0.15)
+    return fig
+
+
+def _band(d: Any, n: int) -> "Figure":
+    from matplotlib.dates import date2num
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(9, 3.2), dpi=DPI)
+    left, right = fig.subplots(1, 2)
+    panels = ((left, "solved_items", "items solved"), (right, "rating", "puzzle rating"))
+    for ax, col, title in panels:
+        # each student's value carried forward to every day, so the percentiles compare like with like
+        wide = d.pivot(index="day", columns="student", values=col).sort_index().ffill()
+        x = date2num(wide.index.to_numpy())
+        q = wide.quantile([0.1, 0.5, 0.9], axis=1).to_numpy(dtype=float)
+        ax.fill_between(x, q[0], q[2], alpha=0.3, linewidth=0, label="10th to 90th percentile")
+        ax.plot(x, q[1], linewidth=1.2, label="median")
+        ax.set_title(f"{title} ({n} students)", fontsize=9)
+        _date_axis(ax, x, 6)
+        ax.tick_params(labelsize=7)
+    left.legend(fontsize=7, loc="upper left")
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.9, wspace=0.2)
+    return fig
+
+
+def _date_axis(ax: Any, x: Any, ticks: int) -> None:
+    """Dates on the x axis; one day alone is shown with the days around it (a date axis cannot place
+    ticks on no range at all)."""
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, DayLocator
+
+    if len(x) == 1:
+        ax.set_xlim(x[0] - 1, x[0] + 1)
+        locator: Any = DayLocator()
+    else:
+        locator = AutoDateLocator(maxticks=ticks)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
+
+
+def png(fig: "Figure") -> bytes:
+    """The figure drawn as PNG (what a notebook shows)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, pil_kwargs={"compress_level": 1})
+    return buf.getvalue()
+
+
+__all__ = ["DPI", "PANELS_UP_TO", "heatmap", "png", "progress_plot", "theme_plot"]
