@@ -8,6 +8,9 @@
 // Stable hooks for tests: .cl-root[data-status][data-level], .cl-input,
 // button[data-intent][data-button], .ct-seat-bottom .ct-card[aria-pressed],
 // .cl-feedback li, .cl-stars[data-stars], .cl-hints.
+// An assignment item (the view has `exam`, plain text escaped here): one level, no stars; the hint button says
+// its cost and is off when no new hint is left; Try again and Give up; the answer once the item is closed
+// (.cl-exam[data-closed]).
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
@@ -36,25 +39,34 @@ function feedbackHTML(v) {
   }).join("") + "</ul>";
 }
 
+function examHTML(x) {
+  const answer = x.closed && x.answer ? `<div class="cl-answer">Answer: <b>${esc(x.answer)}</b>${x.why ? `<div>${esc(x.why)}</div>` : ""}</div>` : "";
+  const result = x.result ? `<div class="cl-result" role="status">${esc(x.result)}</div>` : "";
+  const warning = x.warning ? `<div class="cl-warning" role="alert">${esc(x.warning)}</div>` : "";
+  return `<div class="cl-exam" data-closed="${esc(x.closed)}">${answer}${result}${warning}</div>`;
+}
+
 function render(el, model) {
   const v = model.get("view");
   if (!v || !v.level) return;
-  const open = v.status === "open";
-  const statusText = v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
+  const x = v.exam || null;
+  const open = v.status === "open" && !(x && x.closed);
+  const statusText = x && x.closed === "solved" ? "Solved" : x && x.closed ? "Given up"
+    : v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
   const LABELS = { draw: "Draw", take: "Take pack", meld: "Meld", add: "Add", discard: "Discard", ask: "Ask partner",
     yes: "Yes", no: "No", pass: "Pass", go_out: "Go out" };
   const verbs = v.buttons.map((b) =>
     `<button data-intent="press" data-button="${esc(b)}">${esc(LABELS[b] ?? b)}</button>`).join("");
   el.innerHTML = `
   <div class="cl-root" data-status="${esc(v.status)}" data-level="${esc(v.level.id)}">
-    <div class="cl-head"><h3>${v.lesson.title}</h3>${levelsHTML(v)}</div>
-    <h4>Level ${v.index + 1}: ${v.level.title}</h4>
+    <div class="cl-head"><h3>${v.lesson.title}</h3>${x ? "" : levelsHTML(v)}</div>
+    <h4>${x ? `Attempt ${esc(x.attempt)}` : `Level ${v.index + 1}: ${v.level.title}`}</h4>
     ${v.level.intro}
     <div class="cl-goal"><strong>Goal:</strong> ${v.level.goal} <span>(par ${v.level.par})</span></div>
     <div class="cl-table">${v.table}</div>
     <div class="cl-form">
       <span class="cl-status">${statusText}</span>
-      ${v.status === "passed" ? stars(v.stars, `${v.stars} stars`) : ""}
+      ${v.status === "passed" && !x ? stars(v.stars, `${v.stars} stars`) : ""}
       ${open ? verbs : ""}
     </div>
     <div class="cl-form">
@@ -63,14 +75,16 @@ function render(el, model) {
       <button class="cl-primary" data-intent="act" ${open ? "" : "disabled"}>Play</button>
     </div>
     <div class="cl-actions">
-      <button data-intent="hint" ${v.has_hints ? "" : "disabled"}>Hint (costs a star)</button>
-      <button data-intent="retry">Try again</button>
-      <button data-intent="next" ${v.has_next ? "" : "disabled"}>Next level</button>
+      <button data-intent="hint" ${v.has_hints ? "" : "disabled"}>${x ? esc(x.hint_label) : "Hint (costs a star)"}</button>
+      <button data-intent="retry" ${!x || x.can_retry ? "" : "disabled"}>Try again</button>
+      ${x ? `<button data-intent="give_up" ${x.can_give_up ? "" : "disabled"} title="Shows the answer and why: the item then earns nothing">Give up</button>`
+    : `<button data-intent="next" ${v.has_next ? "" : "disabled"}>Next level</button>`}
       <span class="cl-notice" role="status">${esc(v.notice)}</span>
     </div>
     ${v.hints.length ? `<div class="cl-hints"><strong>Hints</strong>${v.hints.join("")}</div>` : ""}
     ${feedbackHTML(v)}
     ${v.conclusion ? `<div class="cl-goal">${v.conclusion}</div>` : ""}
+    ${x ? examHTML(x) : ""}
   </div>`;
   const input = el.querySelector(".cl-input");
   const send = (msg) => model.send(msg);

@@ -32,7 +32,8 @@ from .plots import STAR_COLOURS, UNTRIED
 if TYPE_CHECKING:  # pragma: no cover
     from .report import ClassReport, StudentView
 
-TEMPLATE = Path(__file__).with_name("report.html.j2")
+TEMPLATES = Path(__file__).parent
+PAGE, MACROS = "report.html.j2", "report-macros.html.j2"
 #: the grid's colours by mark: not tried, tried and not solved, solved with no stars, 1, 2 and 3 stars
 MARK_STYLE = {
     ".": f"background-color: {UNTRIED}; color: #999",
@@ -52,13 +53,8 @@ LEGEND = [("3", "3 stars"), ("2", "2 stars"), ("1", "1 star"), ("+", "solved (no
 def _env() -> Any:
     import jinja2
 
-    return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
-
-
-def _template(name: str) -> Any:
-    text = TEMPLATE.read_text(encoding="utf-8")
-    return _env().from_string(text).module if name == "module" else _env().from_string(text)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
 def styled(report: "ClassReport", measure: str = "stars") -> Any:
@@ -125,7 +121,7 @@ def _student(view: "StudentView", numbers: dict[str, int]) -> dict[str, Any]:
 def student_html(view: "StudentView") -> str:
     """One student's drill-down as HTML (escaped), for a notebook."""
     numbers = {item: i + 1 for i, item in enumerate(view.report.items())}
-    return str(_template("module").student(_student(view, numbers)))
+    return str(_env().get_template(MACROS).module.student(_student(view, numbers)))
 
 
 def report_page(report: "ClassReport") -> str:
@@ -159,7 +155,7 @@ def report_page(report: "ClassReport") -> str:
         "figure": figure,
         "each": [_student(report.student(s), numbers) for s in report.students()],
     }
-    return str(_template("page").render(**data))
+    return str(_env().get_template(PAGE).render(**data))
 
 
 __all__ = ["LEGEND", "MARK_STYLE", "MARK_TEXT", "report_page", "student_html", "styled"]
