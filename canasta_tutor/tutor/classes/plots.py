@@ -120,7 +120,8 @@ def progress_plot(report: Any, lines_up_to: int = PANELS_UP_TO) -> "Figure":
     for k, student in enumerate(wide.columns):
         ax = axes[k // cols][k % cols]
         ax.plot(x, median, color="0.7", linewidth=1, drawstyle="steps-post")
-        ax.plot(x, wide[student].to_numpy(dtype=float), color="tab:blue", linewidth=1.4, drawstyle="steps-post")
+        ax.plot(x, wide[student].to_numpy(dtype=float), color="tab:blue", linewidth=1.4, drawstyle="steps-post",
+                marker="o", markersize=2.5)
         rc = change.get(student) if change is not None else None
         rating = f" ({rc:+.0f})" if rc is not None and not np.isnan(rc) else ""
         ax.set_title(plot_label(str(student), 18) + rating, fontsize=8, pad=2)
@@ -129,8 +130,9 @@ def progress_plot(report: Any, lines_up_to: int = PANELS_UP_TO) -> "Figure":
     for k in range(n, rows * cols):
         axes[k // cols][k % cols].set_axis_off()
     _date_axis(axes[0][0], x, 4)
-    fig.suptitle("items solved by day (blue), the class's median in grey; puzzle rating change in brackets",
-                 fontsize=9)
+    first, last = (wide.index[0], wide.index[-1])
+    fig.suptitle(f"items solved by day, {first:%d %b %Y} to {last:%d %b %Y} (blue), the class's median in grey; "
+                 "puzzle rating change in brackets", fontsize=9)
     fig.subplots_adjust(left=0.05, right=0.98, bottom=0.08, top=1 - 0.55 / (1.45 * rows + 0.9), hspace=0.55,
                         wspace=0.15)
     return fig
@@ -169,7 +171,7 @@ def _date_axis(ax: Any, x: Any, ticks: int) -> None:
     else:
         locator = AutoDateLocator(maxticks=ticks)
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator, show_offset=False))
 
 
 def png(fig: "Figure") -> bytes:
