@@ -118,7 +118,7 @@ def cmd_assign(args: argparse.Namespace) -> int:
 def cmd_grade(args: argparse.Namespace) -> int:
     from .tutor.classes.safe import terminal_text
     from .tutor.assignments.regrade import (differences, fix_gradebook, grade_course, gradebook_scores,
-                                            record_attempts)
+                                            identical_logs, record_attempts)
     from .tutor.progress import ProgressStore, course_path
 
     course = Path(args.course)
@@ -137,6 +137,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         diffs = differences(results, book) if book is not None else []
     lines = [f"{s}: not autograded yet" if not item else f"{s}: {item}: gradebook {got}, replay {score:g}"
              for s, item, got, score in diffs]
+    copies = identical_logs(assignment, course)
     new = old = 0
     if not args.no_store:
         with ProgressStore(course_path(course)) as store:
@@ -148,6 +149,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
                                         "messages": {g.item: g.message for g in r.grades if g.message}}
                                        for r in results],
                           "gradebook": None if book is None else {"differences": lines, "fixed": fixed},
+                          "identical_logs": [{"item": i, "students": g} for i, g in copies],
                           "store": None if args.no_store else {"new": new, "already": old}}))
         return 1 if diffs else 0
     out = ["items: " + "; ".join(f"{i.number} {i.id}" for i in assignment.items),
@@ -159,6 +161,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if notes:
         out.append("logs the replay could not read, or played on another student's deal:")
         out += notes
+    if copies:
+        out.append("the same log (attempts, moves and times) in several submissions:")
+        out += [f"  {i}: {', '.join(g)}" for i, g in copies]
     out.append(f"{len(results)} submissions of {assignment.id} replayed ({assignment.points:g} points each at most)")
     if fixed:
         out.append(f"the gradebook now holds the replay's score in {len(fixed)} places (its manual score):")

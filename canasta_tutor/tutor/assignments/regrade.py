@@ -183,6 +183,27 @@ def grade_course(assignment: Assignment, course: str | Path, lessons: list[Any] 
             for s in students(course, assignment.id)]
 
 
+def identical_logs(assignment: Assignment, course: str | Path) -> list[tuple[str, list[str]]]:
+    """The items whose log is the same in several students' submissions (the same attempts, entries and
+    times): (item id, the students).  A log copied from another student earns nothing where the deal is
+    the student's own, but a generated level deals few different answers; this lists the copies."""
+    root = Path(course)
+    out = []
+    for item in assignment.items:
+        seen: dict[str, list[str]] = {}
+        for s in students(course, assignment.id):
+            path = log_path(item, root / "submitted" / s / assignment.id / LOG_DIR)
+            try:
+                attempts = json.loads(path.read_text(encoding="utf-8")).get("attempts")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if attempts:
+                key = hashlib.sha256(json.dumps(attempts, sort_keys=True).encode("utf-8")).hexdigest()
+                seen.setdefault(key, []).append(s)
+        out += [(item.id, group) for group in seen.values() if len(group) > 1]
+    return out
+
+
 # ------------------------------------------------------------------ nbgrader's gradebook
 def _course_id(db: Path) -> str:
     """The gradebook's course id (opening it under another id would add a course to it)."""
@@ -272,4 +293,5 @@ def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple
 
 
 __all__ = ["StudentResult", "course_levels", "differences", "fix_gradebook", "grade_course", "grade_student",
+           "identical_logs",
            "gradebook_scores", "record_attempts", "students"]

@@ -55,7 +55,7 @@ from typing import Any, Sequence
 from ...errors import CanastaError
 from ..lessons.loader import _Checker, _cut, _jsonschema, toml_problem
 from ..lessons.locate import locate
-from ..lessons.model import Lesson, Problem
+from ..lessons.model import Lesson, Level, Problem
 from ..puzzles import Puzzle
 
 SCHEMA_PATH = Path(__file__).with_name("assignment.schema.json")
@@ -434,10 +434,36 @@ def _level_item(raw: dict[str, Any], here: list[str | int], number: int, assignm
     if "seed" in raw and not level.generated:
         chk.add(here + ["seed"], f"level {level.key} has a fixed position: a seed changes nothing (leave it out)")
         return None
+    if level.generated:
+        answers = distinct_answers(level)
+        if answers < FEW_ANSWERS:
+            chk.warn(here + ["level"], f"level {level.key} deals only {answers} different answers over {ANSWER_SEEDS} "
+                                       "deals: students' own deals often share one, so a log copied from another "
+                                       "student may still solve it (a pool of puzzles gives each student their own)")
     ident = raw.get("id", f"{lesson.id}-{level.id}") if chk.ok(*here, "id") else f"{lesson.id}-{level.id}"
     seed = raw.get("seed", 0) if chk.ok(*here, "seed") else 0
     return Item(id=ident, kind=LEVEL, points=0, seed=seed, lesson=lesson.id, level=level.id, title=level.title,
                 assignment=assignment, number=number)
+
+
+#: a generated level whose deals give fewer different answers than this is checked with a warning
+FEW_ANSWERS = 30
+ANSWER_SEEDS = 200
+
+
+def distinct_answers(level: Level, seeds: int = ANSWER_SEEDS) -> int:
+    """How many different first solution lines a generated level's deals give (over ``seeds`` seeds)."""
+    from ..lessons.generate import GenerationError, fill, generate
+
+    found = set()
+    for seed in range(seeds):
+        assert level.generate is not None
+        try:
+            deal = generate(level.generate, level.seat, seed)
+        except GenerationError:
+            continue
+        found.add(tuple(fill(a, deal.values) for a in level.solutions[0]) if level.solutions else ())
+    return len(found)
 
 
 def parse_assignment(text: str, file: str = "<assignment>", lessons: list[Lesson] | None = None,

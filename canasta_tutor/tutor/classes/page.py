@@ -76,9 +76,13 @@ def styled(report: "ClassReport", measure: str = "stars") -> Any:
             .format_index(escape="html", axis=0)
             .format_index(escape="html", axis=1)
             .set_sticky(axis="index").set_sticky(axis="columns")
-            .set_table_styles([{"selector": "td", "props": "text-align: center; min-width: 1.4em; padding: 1px 3px"},
-                               {"selector": "th.row_heading", "props": "max-width: 12em; overflow: hidden; "
-                                                                     "text-overflow: ellipsis; white-space: nowrap"}],
+            .hide(axis="index", names=True)
+            .set_table_styles([{"selector": "td", "props": "text-align: center; min-width: 1.1em; padding: 1px 2px; "
+                                                           "font-size: 11px"},
+                               {"selector": "th.col_heading", "props": "padding: 1px 2px; font-size: 11px"},
+                               {"selector": "th.row_heading", "props": "max-width: 10em; overflow: hidden; "
+                                                                     "text-overflow: ellipsis; white-space: nowrap; "
+                                                                     "font-size: 12px; text-align: left"}],
                               overwrite=False)
             .set_caption(f"{what} per student (rows) and item (columns, numbered as in the item list)"))
 
@@ -149,7 +153,7 @@ def report_page(report: "ClassReport") -> str:
         "students": len(report.students()), "items": items, "attempts": len(report.attempts),
         "notes": report.notes(), "reported": REPORTED, "min_students": WRONG_MOVE_STUDENTS,
         "grid": report.styled("stars").to_html() if report.students() else "",
-        "legend": [(MARK_TEXT[m], MARK_STYLE[m], text) for m, text in LEGEND],
+        "legend": [(MARK_TEXT[m] or "\u00a0", MARK_STYLE[m], text) for m, text in LEGEND],
         "not_started": report.not_started(), "late": _rows(report.late(), index=False),
         "summary": _rows(summary), "themes": _rows(report.themes()), "wrong": _rows(wrong, index=False),
         "figure": figure,
