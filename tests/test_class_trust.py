@@ -293,3 +293,40 @@ def test_class_grade_fix_writes_the_replayed_score_into_the_gradebook(tmp_path, 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "course") as gb:
         assert gb.find_submission("a1", "ann").score == 10
     shutil.rmtree(course / "submitted")
+
+
+# ------------------------------------------------------------------ any string at all
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from canasta_tutor.tutor.classes.safe import csv_cell, terminal_text  # noqa: E402
+
+HOSTILE = st.text(alphabet=st.sampled_from(list("<>&\"'=+-@ /ab\t\r\n\x1b\x07\u202e\u200bé$")), min_size=1,
+                  max_size=12)
+
+
+@given(HOSTILE)
+def test_no_string_reaches_a_terminal_or_a_spreadsheet_as_anything_but_text(name):
+    shown = terminal_text(name)
+    assert not any(ord(c) < 32 and c not in "\n\t" or c in "\x7f\u202e\u200b" for c in shown)
+    cell = csv_cell(name)
+    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) and cell in (name, "'" + name)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(HOSTILE.map(lambda s: f"Q{s}Q"), min_size=1, max_size=3, unique=True))
+def test_no_student_string_reaches_the_page_as_markup(tmp_path_factory, names):
+    """Each name between two Qs, so that a name found in the page is the name, not a piece of markup."""
+    course = tmp_path_factory.mktemp("any")
+    with ProgressStore.for_course(course) as store:
+        for n, name in enumerate(names):
+            store.add_learner(name, name)
+            store.record(Attempt(name, "melds", "natural-meld", "failed", started=f"2026-01-05T10:0{n}:00+00:00",
+                                 finished=f"2026-01-05T10:0{n}:30+00:00",
+                                 actions=[{"kind": "refused", "text": name, "rule": name, "reason": name}]))
+    with ClassReport(course) as r:
+        pages = [r.to_html(), r.styled("stars").to_html(), r.student(names[0])._repr_html_()]
+    for page in pages:
+        for name in names:
+            if set(name) & set("<>&\"'"):
+                assert name not in page, name

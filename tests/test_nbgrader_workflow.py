@@ -140,6 +140,7 @@ def graded(tmp_path_factory):
     (folder / "a1.ipynb").write_text(json.dumps(nb), encoding="utf-8")
 
     nbgrader(course, "autograde", "a1")
+    nbgrader(course, "generate_feedback", "a1")
     scores = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         for student in ("full", "hinted", "tampered", "nolog", "injected", copier):
@@ -183,6 +184,15 @@ def test_a_log_copied_from_another_student_earns_nothing_on_their_own_deal(grade
     assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 0, "puzzle-3-grade": 6}
     nb = json.loads((course / "autograded" / copier / "a1" / "a1.ipynb").read_text(encoding="utf-8"))
     assert f"played on the deal of student 'full', not of '{copier}'" in json.dumps(nb)
+
+
+def test_nbgraders_feedback_shows_each_item_solved_or_not_and_the_answer(graded):
+    course, _, _, _ = graded
+    page = (course / "feedback" / "hinted" / "a1" / "a1.html").read_text(encoding="utf-8")
+    assert "1. A natural meld: solved with 2 hints (2 attempts, replayed): 4 of 10 points" in page
+    assert "The answer: meld 7 7 7" in page and "2. Practice: a pair and a wild card: no log" in page
+    assert "3. Puzzle 3: solved with 1 hint (1 attempt, replayed): 4 of 6 points" in page
+    assert "The answer: take 9 9 9" in page
 
 
 def test_no_log_scores_zero(graded):
