@@ -329,6 +329,11 @@ class ClassReport:
 
     def summary(self) -> pd.DataFrame:
         """One row per student: items tried and solved, stars, hints, reported minutes, and late submissions."""
+        if "summary" not in self._cache:
+            self._cache["summary"] = self._summary()
+        return self._cache["summary"].copy()
+
+    def _summary(self) -> pd.DataFrame:
         c = self.cells()
         cols = ["tried", "solved", "stars", "hints", "reported_minutes", "late"]
         if not self.students():
