@@ -26,12 +26,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from canasta_tutor.cli import main
 from canasta_tutor.tutor.assignments.grading import log_path
 from canasta_tutor.tutor.assignments.spec import load_assignment
 from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line
 from canasta_tutor.tutor.classes.report import ClassReport
+from canasta_tutor.tutor.classes.safe import csv_cell, terminal_text
 from canasta_tutor.tutor.progress import Attempt, ProgressStore, course_path
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -296,11 +299,6 @@ def test_class_grade_fix_writes_the_replayed_score_into_the_gradebook(tmp_path, 
 
 
 # ------------------------------------------------------------------ any string at all
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from canasta_tutor.tutor.classes.safe import csv_cell, terminal_text  # noqa: E402
-
 HOSTILE = st.text(alphabet=st.sampled_from(list("<>&\"'=+-@ /ab\t\r\n\x1b\x07\u202e\u200bé$")), min_size=1,
                   max_size=12)
 
@@ -308,7 +306,7 @@ HOSTILE = st.text(alphabet=st.sampled_from(list("<>&\"'=+-@ /ab\t\r\n\x1b\x07\u2
 @given(HOSTILE)
 def test_no_string_reaches_a_terminal_or_a_spreadsheet_as_anything_but_text(name):
     shown = terminal_text(name)
-    assert not any(ord(c) < 32 and c not in "\n\t" or c in "\x7f\u202e\u200b" for c in shown)
+    assert not any((ord(c) < 32 and c not in "\n\t") or c in "\x7f\u202e\u200b" for c in shown)
     cell = csv_cell(name)
     assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) and cell in (name, "'" + name)
 
