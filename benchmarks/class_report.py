@@ -43,7 +43,7 @@ from canasta_tutor.tutor.classes.report import ClassReport, png  # noqa: E402
 from canasta_tutor.tutor.classes.simulate import simulate  # noqa: E402
 
 
-def report_once(course: Path) -> dict[str, float]:
+def report_once(course: Path, page: bool = True) -> dict[str, float]:
     """One full report, timed part by part (seconds): first what the report is (the tables, the HTML
     heatmap of the students x items table, the per-theme, wrong-move and progress tables), then the
     three matplotlib figures drawn to PNG."""
@@ -85,8 +85,9 @@ def report_once(course: Path) -> dict[str, float]:
         png(r.heatmap())
         lap("fig_heatmap")
         times["figures_cpu"] = time.process_time() - cpu1
-        r.to_html()
-        lap("html_page")
+        if page:
+            r.to_html()
+            lap("html_page")
         r.refresh()
         lap("refresh_unchanged")
     times["total"] = time.perf_counter() - t0
@@ -152,7 +153,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=1, help="copy the simulated class this many times")
-    ap.add_argument("--split", action="store_true", help="one store per student under progress/, merged")
+    ap.add_argument("--split", action="store_true", help="one store per student under progress/, replayed")
+    ap.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
+                    help="time the standalone page and `class report --html` too (default: yes)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         course = Path(tmp)
@@ -177,10 +180,11 @@ def main() -> None:
                 again = time.perf_counter() - t
             print(f"split into {n} student stores: the first report (replaying every attempt in them) {first:.2f} s, "
                   f"a refresh with none changed {again:.3f} s")
-        report_once(course)  # warm-up: imports done, fonts loaded
-        rounds = [report_once(course) for _ in range(args.rounds)]
+        report_once(course, args.page)  # warm-up: imports done, fonts loaded
+        rounds = [report_once(course, args.page) for _ in range(args.rounds)]
         for r in rounds:
-            r["cli_html"] = cli_html(course)
+            if args.page:
+                r["cli_html"] = cli_html(course)
     import os
 
     print(f"report, median of {args.rounds} rounds (seconds; wall clock, and total_cpu: this process's CPU "
