@@ -61,6 +61,7 @@ class AssignmentItemWidget(LessonWidget):
     def __init__(self, item: dict[str, Any], log_dir: str = LOG_DIR, student: str | None = None,
                  **kwargs: Any) -> None:
         self.item = Item.from_dict(item)
+        # every attempt is on the student's one deal: the autograder replays the log on it
         self.exam = ExamLevel(self.item, student or student_id(), log_dir)
         super().__init__(player=self.exam, **kwargs)
 

@@ -184,20 +184,29 @@ class ExamLevel(_Exam, LessonPlayer):
         self._log(self.run)
         return results
 
-    def _record(self, result: ActionResult) -> ActionResult:
+    def answer(self, values: dict[str, Any] | str) -> ActionResult:
+        self._check_open()
+        self._room(self.run)
+        result = super().answer(values)
+        self._log(self.run)
+        return result
+
+    def _record(self, result: ActionResult, label: str = "", results: list[ActionResult] | None = None
+                ) -> ActionResult:
         """The answer as an exam gives it: the engine's refusal and rule, or the reason in words; never the
         lesson's notes or failure texts, which may name the answer."""
-        own = [x for x in result.feedback if x and x not in (result.note, self.run.message)]
-        if not result.accepted:
-            own = own[:1]
-        if result.status == FAILED:
-            why = self.run.wrong_note if self.run.wrong_note not in own else ""
-            own.append(f"Not this time: the goal was not reached. {why} Try again, or give up to see the answer.")
-        result.feedback = [" ".join(x.split()) for x in own]
-        result.note = ""
+        for r in results or [result]:
+            own = [x for x in r.feedback if x and x not in (r.note, self.run.message)]
+            if not r.accepted:
+                own = own[:1]
+            if r.status == FAILED and r is result:
+                why = self.run.wrong_note if self.run.wrong_note not in own else ""
+                own.append(f"Not this time: the goal was not reached. {why} Try again, or give up to see the answer.")
+            r.feedback = [" ".join(x.split()) for x in own]
+            r.note = ""
         if result.status == PASSED and not self.closed:
             self.closed = SOLVED_ITEM
-        return super()._record(result)
+        return super()._record(result, label, results)
 
     def hint(self) -> str | None:
         self._check_open()
@@ -242,6 +251,8 @@ class ExamLevel(_Exam, LessonPlayer):
         v["has_next"] = False
         v["has_hints"] = v["exam"]["has_hint"]
         v["stars"] = 0
+        v["star_text"] = ""
+        v["complete"] = None   # no "lesson complete, next lesson": the item is one level
         return v
 
 
@@ -352,8 +363,8 @@ class ExamPuzzle(_Exam, PuzzleTable):
             self.closed = SOLVED_ITEM
         return v
 
-    def refused(self, action: Any, err: IllegalActionError) -> Verdict:
-        v = self.trainer.refused(action, err)
+    def refused(self, action: Any, err: IllegalActionError, press: str = "") -> Verdict:
+        v = self.trainer.refused(action, err, press)
         return Verdict(v.action, MISSED, False, f"Not allowed: {v.action or 'that move'}.",
                        f"The engine refuses it: [{err.rule}] {err.reason.rstrip('.')}.", rule=err.rule, legal=False)
 
