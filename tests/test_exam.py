@@ -127,6 +127,12 @@ def test_the_level_is_dealt_for_the_student():
     ann, bob = ExamLevel(practice, "ann", "/nonexistent"), ExamLevel(practice, "bob", "/nonexistent")
     assert ann.run.setup_text != bob.run.setup_text
     assert ExamLevel(practice, "ann", "/nonexistent").run.setup_text == ann.run.setup_text
+    ex = ann.view()["exam"]   # the widget says whose deal it is: a wrong login shows before submitting
+    assert (ex["own_deal"], ex["student"]) == (True, "ann")
+    first = ann.run.setup_text
+    ann.act("discard 4")
+    ann.retry()
+    assert ann.run.setup_text == first   # Try again keeps the student's one deal (the grader replays on it)
 
 
 # ------------------------------------------------------------------ the log's limits

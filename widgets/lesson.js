@@ -99,7 +99,7 @@ function render(el, model, ui) {
   const intro = v.lesson.intro ? `<details class="cl-intro"${introOpen ? " open" : ""}><summary>About this lesson: ` +
     `${v.lesson.summary}</summary>${v.lesson.intro}</details>` : "";
   const opening = v.opening.length ? `<div class="cl-opening"><strong>Before your turn:</strong> ${v.opening.join(" ")}</div>` : "";
-  const deal = !v.level.generated ? "" : x ? ' <span class="cl-deal">your own deal</span>'
+  const deal = !v.level.generated ? "" : x ? ` <span class="cl-deal" title="Each student has their own deal, from their nbgrader id">your own deal, for ${esc(x.student)}</span>`
     : ` <span class="cl-deal">a new deal each try (deal ${esc(v.level.seed)})</span>`;
   const steps = v.level.step_by_step ? ' <span class="cl-steps">Step by step: each button plays one move.</span>' : "";
   const scoring = v.score.length > 0;

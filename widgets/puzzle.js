@@ -83,7 +83,8 @@ function examHTML(p) {
   const x = p.exam;
   const retry = x.can_retry ? `<button type="button" class="cp-primary" data-cp="retry">Try again</button>` : "";
   const giveUp = x.can_give_up ? `<button type="button" data-cp="give_up" title="Shows the answer and why: the item then earns nothing">Give up</button>` : "";
-  const bar = `<div class="cp-bar"><span class="cp-id"><b>${esc(x.label)}</b> \u00b7 attempt ${esc(x.attempt)}</span>${retry}${giveUp}</div>`;
+  const deal = x.own_deal ? `<span class="cp-deal" title="Each student has their own puzzle: yours is chosen for your nbgrader id">your own puzzle, for ${esc(x.student)}</span>` : "";
+  const bar = `<div class="cp-bar"><span class="cp-id"><b>${esc(x.label)}</b> \u00b7 attempt ${esc(x.attempt)}</span>${deal}${retry}${giveUp}</div>`;
   const result = x.result ? `<div class="cp-result" role="status">${esc(x.result)}</div>` : "";
   const answer = x.closed && x.answer ? `<div class="cp-solution">Answer: <b>${esc(x.answer)}</b>${x.why ? `<div class="cp-why">${esc(x.why)}</div>` : ""}</div>` : "";
   const warning = x.warning ? `<div class="cp-warning" role="alert">${esc(x.warning)}</div>` : "";

@@ -116,6 +116,7 @@ class _Exam:
         has_hint = (not self.closed and open_attempt
                     and (self._hint_count() is None or self.hints_seen < (self._hint_count() or 0)))
         return {"label": self.item.label, "number": self.item.number, "student": self.student,
+                "own_deal": self._own_deal(),
                 "hint_label": cost_label(self.item), "has_hint": has_hint, "hints_seen": self.hints_seen,
                 "closed": self.closed, "result": self.result, "answer": answer, "why": why,
                 "can_retry": not self.closed and (not open_attempt or self._played()), "can_give_up": not self.closed,
@@ -124,6 +125,11 @@ class _Exam:
 
     def _hint_count(self) -> int | None:
         raise NotImplementedError
+
+    def _own_deal(self) -> bool:
+        """Whether the student has their own deal of this item (a generated level, a pool)."""
+        level = self._level()
+        return self.item.pool or (level is not None and bool(level.generated))
 
     def _played(self) -> bool:
         """Whether the attempt on the table has a move in it (a retry then starts afresh)."""

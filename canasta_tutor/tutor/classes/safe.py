@@ -9,7 +9,8 @@ class report shows those strings in three more places than HTML, each with its o
 - a terminal obeys control characters (an escape sequence can rewrite the screen) and shows
   right-to-left overrides that turn text around: :func:`terminal_text` shows them as visible
   escapes instead;
-- matplotlib reads ``$...$`` as mathematics: :func:`plot_label` escapes the dollar sign.
+- matplotlib reads ``$...$`` as mathematics: :func:`plot_label` escapes the dollar sign (and puts
+  one space for any run of blanks: a label is one line).
 
 HTML is escaped by the tools that build it: pandas' ``Styler`` with ``escape="html"`` and
 jinja2 with autoescape (see :mod:`.page`).
@@ -47,7 +48,7 @@ def terminal_text(text: str) -> str:
 
 def plot_label(text: str, most: int = 24) -> str:
     """A label for matplotlib: no mathematics, no control characters, at most ``most`` characters."""
-    text = terminal_text(text)
+    text = " ".join(terminal_text(text).split())
     if len(text) > most:
         text = text[:most - 1] + "…"
     return text.replace("$", r"\$")
