@@ -164,14 +164,21 @@ def _wait_for_status(server: JupyterServer, timeout: float) -> None:
     )
 
 
-def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
-    """Start ``jupyter <app>`` (lab or notebook) on a copy of notebooks/; yield a :class:`JupyterServer`."""
-    tmp = tmp_path_factory.mktemp(f"jupyter-{app}")
+def _start_server(app: str, tmp_path_factory, artifacts_dir: Path, python: str = sys.executable,
+                  notebooks: Path | None = NOTEBOOKS, extra_env: dict[str, str] | None = None, name: str = ""):
+    """Start ``jupyter <app>`` (lab or notebook) on a copy of ``notebooks`` (default notebooks/; None: an
+    empty folder) with ``python`` (default this one); yield a :class:`JupyterServer`."""
+    name = name or app
+    tmp = tmp_path_factory.mktemp(f"jupyter-{name}")
     root = tmp / "root"
-    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    if notebooks is None:
+        root.mkdir()
+    else:
+        shutil.copytree(notebooks, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     home = tmp / "home"
     env = {
         **os.environ,
+        **(extra_env or {}),
         # keep the user's Jupyter config, kernels and workspaces out of the test
         "JUPYTER_CONFIG_DIR": str(home / "config"),
         "JUPYTER_DATA_DIR": str(home / "data"),
@@ -186,10 +193,10 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     port = _free_port()
-    log_path = artifacts_dir / f"jupyter-{app}-server.log"
+    log_path = artifacts_dir / f"jupyter-{name}-server.log"
     expose = f"--{'LabApp' if app == 'lab' else 'JupyterNotebookApp'}.expose_app_in_browser=True"
     cmd = [
-        sys.executable, "-m", "jupyter", app,
+        python, "-m", "jupyter", app,
         "--no-browser",
         "--ip=127.0.0.1",
         f"--port={port}",
@@ -216,6 +223,31 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per run (with its lab extension, by the build hook), or the one
+    ``$CANASTA_TUTOR_WHEEL`` names."""
+    given = os.environ.get("CANASTA_TUTOR_WHEEL")
+    if given:
+        return Path(given)
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(out)], check=True)
+    (wheel,) = out.glob("canasta_tutor-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="session")
+def wheel_env(built_wheel, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the built wheel installed by ``pip install`` alone; its python."""
+    venv = tmp_path_factory.mktemp("wheel-env") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(built_wheel)],
+                   check=True)
+    return python
 
 
 @pytest.fixture(scope="session")
