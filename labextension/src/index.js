@@ -170,12 +170,27 @@ function activate(app, palette, launcher, mainMenu, rendermime, restorer) {
   );
 
   // ------------------------------------------------------------------ commands
-  commands.addCommand(CommandIDs.start, {
-    label: args => (args.launcher ? 'Start' : 'Open the Canasta start page'),
-    caption: 'The start page: the course, the puzzles and the card table',
-    icon: canastaIcon,
-    execute: () => openPage('start')
-  });
+  // the course's pages: [command, page, launcher card's label, palette's label, caption, icon]
+  const PAGE_COMMANDS = [
+    [CommandIDs.start, 'start', 'Start', 'Open the Canasta start page',
+      'The start page: the course, the puzzles and the card table', canastaIcon],
+    [CommandIDs.puzzles, 'puzzles', 'Puzzles', "Open today's puzzles (near your rating)",
+      'Puzzles near your puzzle rating, by theme, in a streak or against the clock', puzzleIcon],
+    [CommandIDs.play, 'play', 'Play a hand', 'Play a hand of Canasta against three bots',
+      'The card table: you play South, with hints and a coach', cardsIcon],
+    [CommandIDs.review, 'review', 'Review', 'Review what is due',
+      'The positions you missed, back when they are due', reviewIcon]
+  ];
+  for (const [id, page, card, label, caption, icon] of PAGE_COMMANDS) {
+    commands.addCommand(id, {
+      label: args => (args.launcher ? card : label),
+      caption,
+      icon,
+      // the review page comes with issue 35; the others are always in the course
+      isVisible: () => page !== 'review' || !!(course && course.pages && course.pages.review),
+      execute: () => openPage(page)
+    });
+  }
   commands.addCommand(CommandIDs.lessons, {
     label: args => (args.launcher ? 'Lessons' : 'Show the Canasta lessons'),
     caption: 'The course with your stars, and the next lesson to play',
@@ -183,32 +198,13 @@ function activate(app, palette, launcher, mainMenu, rendermime, restorer) {
     execute: async () => {
       showPanel();
       const c = await ensurePlaced().catch(err => fail('cannot place the course', err));
-      const progress = panel._progress;
+      const progress = panel.progress;
       const next = ((c && c.lessons) || []).find(l => {
         const mine = progress && progress.lessons ? progress.lessons[l.id] : null;
         return !mine || !l.max_stars || mine.stars < l.max_stars;
       });
       return next ? openLesson(next.id) : undefined;
     }
-  });
-  commands.addCommand(CommandIDs.puzzles, {
-    label: args => (args.launcher ? 'Puzzles' : "Open today's puzzles (near your rating)"),
-    caption: 'Puzzles near your puzzle rating, by theme, in a streak or against the clock',
-    icon: puzzleIcon,
-    execute: () => openPage('puzzles')
-  });
-  commands.addCommand(CommandIDs.play, {
-    label: args => (args.launcher ? 'Play a hand' : 'Play a hand of Canasta against three bots'),
-    caption: 'The card table: you play South, with hints and a coach',
-    icon: cardsIcon,
-    execute: () => openPage('play')
-  });
-  commands.addCommand(CommandIDs.review, {
-    label: args => (args.launcher ? 'Review' : 'Review what is due'),
-    caption: 'The positions you missed, back when they are due',
-    icon: reviewIcon,
-    isVisible: () => !!(course && course.pages && course.pages.review),
-    execute: () => openPage('review')
   });
   commands.addCommand(CommandIDs.openLesson, {
     label: args => (args.title ? `Open lesson ${args.order}: ${args.title}` : 'Open a Canasta lesson'),

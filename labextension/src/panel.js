@@ -56,6 +56,11 @@ export class CoursePanel extends Widget {
     return this._course;
   }
 
+  /** The learner's progress as last read (null before it is read, or without a store). */
+  get progress() {
+    return this._progress;
+  }
+
   async refreshCourse() {
     try {
       this._course = await this._actions.course();
