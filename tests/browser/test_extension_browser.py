@@ -144,6 +144,26 @@ def test_lab_launcher_start_page_panel_and_a_new_star(page, wheel_lab, artifacts
     book.locator('.ct-ext-rule-ref[data-rule="R-MELD-7"]').first.click()
     expect(book.locator('[id="R-MELD-7"]')).to_have_class("ct-ext-rule ct-ext-rule-current")
     lab.screenshot("extension-lab-rule-book")
+    # a link to a rule anywhere in the page (here one added to the start page's first output area,
+    # as a notebook's Markdown or an HTML output would hold it) opens the book at that rule
+    page.evaluate("""() => {
+        const a = document.createElement('a');
+        a.href = 'rules.md#R-FRZ-1'; a.id = 'ct-test-rule-link'; a.textContent = 'R-FRZ-1';
+        document.querySelector('.jp-NotebookPanel .jp-RenderedMarkdown').append(a);
+    }""")
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb").click()
+    page.locator("#ct-test-rule-link").click()
+    expect(book.locator('[id="R-FRZ-1"]')).to_have_class("ct-ext-rule ct-ext-rule-current")
+    expect(book).to_be_visible()
+
+    # the command palette's Canasta category: a lesson by its name
+    lab.command("apputils:activate-command-palette")
+    page.keyboard.type("Freezing the pack")
+    item = page.locator(".lm-CommandPalette-item", has_text="Open lesson 5: Freezing the pack")
+    expect(item).to_be_visible()
+    item.click()
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.context.path === 'canasta-tutor/lessons/05-freezing.ipynb'")
 
 
 def test_notebook7_panel_start_page_and_rule_book(page, wheel_notebook, artifacts_dir):
