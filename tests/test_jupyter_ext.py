@@ -122,11 +122,13 @@ def test_the_course_lists_every_lesson_with_its_notebook(server):
 
 def test_a_missing_store_is_a_clear_json_error_and_is_not_created(server):
     server.store.unlink(missing_ok=True)
-    status, data, _ = server.call("progress")
+    status, data, headers = server.call("progress")
     assert status == 404
     assert data["error"] == "no-store"
     assert "once you finish a level" in data["message"]
     assert not server.store.exists()  # reading never creates the store
+    status, _, _ = server.call("progress", headers={"If-None-Match": headers["Etag"]})
+    assert status == 304  # the panel's polls while there is no store cost nothing
 
 
 def test_a_damaged_store_is_a_clear_json_error(server):

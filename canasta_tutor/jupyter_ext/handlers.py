@@ -33,6 +33,8 @@ from .panel import LEARNER, NoStoreYet, course_listing, progress_report, store_f
 from .placement import COURSE_FOLDER, MANIFEST, PlacementError, place_course
 
 NAMESPACE = "canasta-tutor"
+#: the progress endpoint's ETag while the learner has no store
+NO_STORE_TAG = '"no-store"'
 
 
 class _Handler(APIHandler):
@@ -78,14 +80,16 @@ class ProgressHandler(_Handler):
     @authorized
     async def get(self) -> None:
         path = Path(self.settings.get("canasta_tutor_store") or default_path())
-        tag = store_fingerprint(path)
-        if tag is not None and self.request.headers.get("If-None-Match") == tag:
+        # while there is no store, the panel's polls are answered 304 too (not a 404 logged every time)
+        tag = store_fingerprint(path) or NO_STORE_TAG
+        if self.request.headers.get("If-None-Match") == tag:
             self.set_status(304)
             self.finish()
             return
         try:
             data = await asyncio.to_thread(progress_report, path, LEARNER)
         except NoStoreYet as e:
+            self.set_header("ETag", NO_STORE_TAG)
             self._error(404, "no-store", str(e))
             return
         except ProgressStoreError as e:
@@ -94,8 +98,7 @@ class ProgressHandler(_Handler):
         except sqlite3.Error as e:  # a sound store that is busy or unreadable for a moment
             self._error(503, "store-busy", f"Your progress cannot be read just now ({e}); it is tried again.")
             return
-        if tag is not None:
-            self.set_header("ETag", tag)
+        self.set_header("ETag", tag)
         self.set_header("Cache-Control", "no-cache")
         self.finish(json.dumps(data))
 

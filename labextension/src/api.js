@@ -10,10 +10,11 @@ const FALLBACK_FOLDERS = ['canasta-tutor', ''];
 
 /** A reply of the server extension that is not a success: its JSON error code and message. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, etag = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.etag = etag; // the progress endpoint tags "no store yet" too, so that polling it costs a 304
   }
 }
 
@@ -38,7 +39,7 @@ async function request(path, init = {}) {
   if (!response.ok) {
     const code = data && data.error ? data.error : response.status === 404 ? 'absent' : 'http';
     const message = data && data.message ? data.message : `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, response.headers.get('ETag'));
   }
   return { status: response.status, data, etag: response.headers.get('ETag') };
 }

@@ -98,6 +98,7 @@ export class CoursePanel extends Widget {
       this._etag = null;
       if (err instanceof ApiError && err.code === 'no-store') {
         this._status = err.message;
+        this._etag = err.etag;
       } else {
         this._status = `Your stars cannot be shown: ${err.message}`;
       }
