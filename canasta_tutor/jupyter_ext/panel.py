@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import CanastaError
+from ..rulebook import rules
 from ..tutor.lessons.player import course_overview, load_course
 from ..tutor.progress import ProgressStore
 from .placement import course_notebooks
@@ -62,8 +63,9 @@ def course_listing(folder: str) -> dict[str, Any]:
     primer = "lessons/00-rules-primer.ipynb"
     if primer in files:
         pages["primer"] = _join(folder, primer)
+    # the rule numbers the rule book defines: the lab extension links them wherever they are written
     return {"version": __version__, "folder": folder, "start": pages.get("start"), "pages": pages,
-            "lessons": lessons}
+            "lessons": lessons, "rules": sorted(rules())}
 
 
 @lru_cache(maxsize=1)

@@ -10,6 +10,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { ApiError, fetchCourse, fetchRuleBook, placeCourse } from './api';
 import { bookIcon, canastaIcon, cardsIcon, puzzleIcon, reviewIcon } from './icons';
+import { watchOutputs } from './linkify';
 import { CoursePanel } from './panel';
 import { RuleBook, ruleOfHref } from './rulebook';
 
@@ -168,6 +169,13 @@ function activate(app, palette, launcher, mainMenu, rendermime, restorer) {
     },
     true
   );
+
+  // ...and every rule number in an output or a rendered Markdown cell is such a link
+  let knownRules = null; // the numbers the book has (from the server); null: any R-AREA-N
+  void courseReady.then(c => {
+    knownRules = c && Array.isArray(c.rules) ? new Set(c.rules) : null;
+    watchOutputs(document.body, () => knownRules);
+  });
 
   // ------------------------------------------------------------------ commands
   // the course's pages: [command, page, launcher card's label, palette's label, caption, icon]

@@ -3,8 +3,9 @@
 // id="R-PACK-4"), and every rule number in the text a link to its rule.
 import { Widget } from '@lumino/widgets';
 
+import { linkifyRules } from './linkify';
+
 export const RULE_ID = /^R-[A-Z]+-\d+$/;
-const RULE_IN_TEXT = /\bR-[A-Z]+-\d+\b/g;
 
 /** The rule number a link points at: `rules.md#R-PACK-4`, `#R-PACK-4` (or null). */
 export function ruleOfHref(href) {
@@ -30,40 +31,6 @@ export function anchorRules(root) {
     anchored.push(id);
   }
   return anchored;
-}
-
-/** Turn the rule numbers written in the text (not the anchors themselves) into links to their rule. */
-export function linkRuleNumbers(root, known) {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  const nodes = [];
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (node.parentElement && !node.parentElement.closest('a, strong, code') && RULE_IN_TEXT.test(node.data)) {
-      nodes.push(node);
-    }
-    RULE_IN_TEXT.lastIndex = 0;
-  }
-  for (const node of nodes) {
-    const parts = [];
-    let last = 0;
-    for (const m of node.data.matchAll(RULE_IN_TEXT)) {
-      if (!known.has(m[0])) {
-        continue;
-      }
-      parts.push(document.createTextNode(node.data.slice(last, m.index)));
-      const a = document.createElement('a');
-      a.href = `#${m[0]}`;
-      a.className = 'ct-ext-rule-ref';
-      a.dataset.rule = m[0];
-      a.textContent = m[0];
-      parts.push(a);
-      last = m.index + m[0].length;
-    }
-    if (parts.length) {
-      parts.push(document.createTextNode(node.data.slice(last)));
-      node.replaceWith(...parts);
-    }
-  }
 }
 
 export class RuleBook extends Widget {
@@ -105,7 +72,7 @@ export class RuleBook extends Widget {
         body.append(pre);
       }
       this.rules = new Set(anchorRules(body));
-      linkRuleNumbers(body, this.rules);
+      linkifyRules(body, this.rules, 'strong, code'); // not the rules' own numbers
     } catch (err) {
       const p = document.createElement('p');
       p.className = 'ct-ext-status';
