@@ -115,7 +115,8 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
                                   "levels": r["levels"]} for r in lessons},
             "stars": sum(r["stars"] for r in lessons), "max_stars": sum(r["max_stars"] for r in lessons),
             "puzzles": puzzles,
-            # the cards due for review (issue 35): None until the course has a review schedule
+            # the cards due for review (issue 35): None until the course has a review schedule, then
+            # {"due": N}; the panel shows it with a link to the course's review.ipynb (PAGES["review"])
             "review": None}
 
 

@@ -5,6 +5,11 @@ Reusable pieces:
 - ``jupyter_server`` (session): a private JupyterLab on 127.0.0.1 serving a
   temporary copy of ``notebooks/``; its log is kept in the artifacts folder.
 - ``notebook_server`` (session): the same for Notebook 7 (``jupyter notebook``).
+- ``built_wheel`` (session): the project's wheel, built once per run with its lab extension
+  (or the file ``$CANASTA_TUTOR_WHEEL`` names); ``wheel_env`` (session): a fresh virtual
+  environment with that wheel installed by ``pip install`` alone (its python).
+  ``_start_server(..., python=..., notebooks=None)`` starts that environment's Jupyter on an
+  empty folder.
 - ``browser_context_args`` (session): a 1024x768 window, the size the table
   must fit with JupyterLab's side bar open.
 - ``browser_type_launch_args`` (session): pytest-playwright's launch options,
