@@ -79,7 +79,7 @@ def _click_to_start(page, url: str) -> float:
     card.click()
     page.locator(FIRST_CELL).first.wait_for(state="visible")
     seconds = time.monotonic() - t0
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:close-and-shutdown')")
+    page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")  # no kernel left behind
     return seconds
 
 
