@@ -1,6 +1,7 @@
 // Rule numbers in outputs become links to the rule book: an engine's refusal "[R-MIN-1]" printed by a
-// cell, a lesson's feedback "(R-TURN-2)" in its widget, a notebook's Markdown.  Only the text is
-// wrapped (the words stay as they are); a click opens the rule book at that rule (index.js).
+// cell, a notebook's Markdown ("like **[R-PACK-4]**").  Only the text is wrapped (the words stay as
+// they are); a click opens the rule book at that rule (index.js).  Buttons are left alone: the
+// widgets' own rule buttons show the rule in place.
 const RULE_IN_TEXT = /\bR-[A-Z]+-\d+\b/g;
 // where the text is the learner's to edit, or already a control or a link
 const SKIP = 'a, button, textarea, input, select, option, [contenteditable="true"], .cm-editor';

@@ -6,7 +6,7 @@ empty folder, driven in Debian's chromium.
 - JupyterLab: a click on the launcher's "Start" card opens the start page (the time from the
   click to its first rendered cell is printed and kept in ``extension-figures.json``), the side
   panel lists the 12 lessons, one level is played by clicks, and its stars appear in the panel
-  without a reload; the rule number in the lesson's feedback opens the rule book at that rule, the
+  without a reload; a rule number on the start page opens the rule book at that rule, the
   Help menu opens the book, and the command palette opens a lesson by name;
 - Notebook 7: the panel lists the lessons, its start page link opens the start page, and the
   Help menu's rule book has every rule anchored;
@@ -136,13 +136,16 @@ def test_lab_launcher_start_page_panel_and_a_new_star(page, wheel_lab, artifacts
     expect(panel.locator(".ct-ext-status")).to_have_count(0)
     lab.screenshot("extension-lab-star-in-panel")
 
-    # a rule number in an output is a link to the rule book: here the lesson's feedback "(R-TURN-2)"
-    link = root.locator('.cl-feedback a.ct-ext-rule-ref[data-rule="R-TURN-2"]').first
-    expect(link).to_have_text("R-TURN-2")
+    # a rule number in rendered Markdown or an output is a link to the rule book: here the start page's
+    # (the widgets show theirs in place, as buttons of their own, which the extension leaves alone)
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb").click()
+    link = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a.ct-ext-rule-ref").first
+    rule = link.get_attribute("data-rule")
+    expect(link).to_have_text(rule)
     link.click()
     book = page.locator(".ct-ext-rulebook")
-    expect(book.locator('[id="R-TURN-2"]')).to_have_class("ct-ext-rule ct-ext-rule-current")
-    expect(book.locator('[id="R-TURN-2"]')).to_be_in_viewport()
+    expect(book.locator(f'[id="{rule}"]')).to_have_class("ct-ext-rule ct-ext-rule-current")
+    expect(book.locator(f'[id="{rule}"]')).to_be_in_viewport()
     assert book.locator(".ct-ext-rule").count() > 100  # every rule of the book is anchored
 
     # the Help menu opens the same book; its own rule numbers link inside it
