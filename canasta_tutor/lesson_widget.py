@@ -56,7 +56,8 @@ class LessonWidget(anywidget.AnyWidget):
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in
     the user's data folder; ``None`` keeps progress in memory only); ``seed``
     picks the deal of generated levels (each "Try again" deals a new one, unless
-    ``new_deals=False``); ``level`` the level to open (1-based).
+    ``new_deals=False``); ``level`` the level to open (1-based); ``player`` a
+    :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer` made elsewhere, shown instead.
     When the default store cannot be written (a read-only file or folder, a full disk), the lessons
     still play, and the widget says that progress will not be saved (``store_note``).
     """
@@ -66,13 +67,20 @@ class LessonWidget(anywidget.AnyWidget):
 
     view = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, lesson: Lesson | str, learner: str = "learner", store: Any = _DEFAULT, seed: int = 0,
-                 level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(self, lesson: Lesson | str | None = None, learner: str = "learner", store: Any = _DEFAULT,
+                 seed: int = 0, level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
+                 player: LessonPlayer | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store: ProgressStore | None
-        self.store, self.store_note = open_learner_store() if store is _DEFAULT else (store, "")
-        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
+        self.store_note = ""
+        if player is not None:  # a player configured elsewhere (an assignment item's exam)
+            self.store = player.store
+            self.player = player
+        else:
+            if lesson is None:
+                raise ValueError("a lesson, or a player")
+            self.store, self.store_note = open_learner_store() if store is _DEFAULT else (store, "")
+            self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
         self.notice = ""
         self._sent: dict[str, Any] = {}
         self.on_msg(self._on_msg)
@@ -85,6 +93,10 @@ class LessonWidget(anywidget.AnyWidget):
     def _refresh(self) -> None:
         v = self.player.view()
         v["notice"] = self.notice or self.store_note
+        self._show(v)
+
+    def _show(self, v: dict[str, Any]) -> None:
+        """Send the view ``v`` (every view Python sends goes through here: see :meth:`_python_wins`)."""
         self._sent = v
         self.view = v
 

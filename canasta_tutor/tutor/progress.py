@@ -155,8 +155,8 @@ DROP TABLE attempt_actions_v1;
 
 
 #: what :attr:`ProgressStoreError.cause` may be
-CAUSES = ("corrupt", "full", "read-only", "locked", "not-a-store", "newer", "missing", "cannot-open", "io",
-          "duplicate", "invalid", "other")
+CAUSES = ("corrupt", "full", "read-only", "locked", "not-a-store", "newer", "old-version", "missing", "cannot-open",
+          "io", "duplicate", "invalid", "other")
 
 
 class ProgressStoreError(CanastaError, OSError):
@@ -302,6 +302,18 @@ def _statements(script: str) -> list[str]:
     return [s for s in script.split(";") if s.strip()]
 
 
+def _unwritable(path: Path) -> str:
+    """Why the store at ``path`` cannot be written here ("" when it can): the file, or its folder where
+    SQLite must make its ``-wal`` and ``-shm`` files, may not be written (a read-only file system, or
+    permissions).  The operating system's answer; SQLite's own comes at the first write."""
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file may not be written"
+    side = [path.with_name(path.name + x) for x in ("-wal", "-shm")]
+    if not os.access(path.parent, os.W_OK) and not all(p.exists() and os.access(p, os.W_OK) for p in side):
+        return "its folder may not be written, and SQLite keeps its journal there"
+    return ""
+
+
 def _check_header(conn: sqlite3.Connection, path: Path) -> int:
     """The file's schema version, after checking that it is a progress store we can read."""
     app = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -391,9 +403,13 @@ class ProgressStore:
             version = _check_header(c, self.path)
             _check_sound(c, self.path, version)
             if version < SCHEMA_VERSION:
-                raise ProgressStoreError(f"the progress store {str(self.path)!r} is of an older version ({version}) "
-                                         "and read-only here, so it cannot be brought up to date", "read-only")
+                raise ProgressStoreError(f"the progress store {str(self.path)!r} is of an older version ({version}): "
+                                         "open it once for writing to bring it up to date", "old-version")
             return
+        why = _unwritable(self.path)
+        if why:  # said now, rather than at the learner's first save (nothing is written to find out)
+            raise ProgressStoreError(f"the progress store {str(self.path)!r} is read-only here ({why}): progress "
+                                     "can be read but not saved", "read-only")
         app = c.execute("PRAGMA application_id").fetchone()[0]
         tables = c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app == 0 and tables == 0:
@@ -410,11 +426,6 @@ class ProgressStore:
         c.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
             self._migrate()
-        else:
-            # a write that changes nothing: a file that cannot be written (read-only, a full disk) says
-            # so now, in SQLite's words, rather than at the learner's first save
-            with self._transaction():
-                c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         c.execute("PRAGMA foreign_keys = ON")
 
     def _migrate(self) -> None:
@@ -707,6 +718,25 @@ def _open_read_only(path: Path, check_same_thread: bool = True) -> sqlite3.Conne
         raise store_error(path, e) from None
 
 
+def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, int]:
+    """A read-only connection to the store at ``path``, and its schema version: for readers that must
+    change nothing (the class report, which shows a course's store without writing to it)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ProgressStoreError(f"no progress store at {str(path)!r}", "missing")
+    conn = _open_read_only(path)
+    try:
+        version = _check_header(conn, path)
+        _check_sound(conn, path, version)  # a damaged store is not read
+        return conn, version
+    except STORE_ERRORS as e:
+        conn.close()
+        raise store_error(path, e) from None
+    except ProgressStoreError:
+        conn.close()
+        raise
+
+
 def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
     """Every attempt of the store at ``path`` and their actions, read without writing to it (a
     version 1 file is read as it is; its attempts get a ``uid`` made from their contents; an
@@ -741,5 +771,5 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
 
 
 __all__ = ["ProgressStore", "ProgressStoreError", "Attempt", "default_path", "course_path", "read_foreign",
-           "store_error", "open_learner_store", "CAUSES", "STORE_ERRORS",
+           "store_error", "open_learner_store", "connect_read_only", "CAUSES", "STORE_ERRORS",
            "ENV_VAR", "APPLICATION_ID", "SCHEMA_VERSION", "ACTION_KINDS", "COURSE_FILE"]
