@@ -102,11 +102,11 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
     from ..tutor.trainer import replay_ratings
 
     try:
-        store = ProgressStore(path, read_only=True)  # read only: the panel's polls never change the file
+        store = ProgressStore(path)
     except ProgressStoreError as e:
-        if e.cause != "old-version":
+        if e.cause != "read-only":
             raise
-        store = ProgressStore(path)  # an older store is brought up to date, once
+        store = ProgressStore(path, read_only=True)  # a store that may not be written is still shown
     with store:
         lessons = course_overview(_lessons(), learner, store)
         attempts = store.attempts()
