@@ -196,8 +196,18 @@ def test_selfplay_violations_exit_1(capsys, monkeypatch) -> None:
     import canasta_tutor.selfplay as sp
 
     monkeypatch.setattr(sp, "check_invariants", lambda state, start_totals=None: ["planted"])
-    code, out, _ = run(capsys, "selfplay", "--hands", "2", "--seed", "1")
-    assert code == 1 and "planted" in out
+    code, out, _ = run(capsys, "selfplay", "--hands", "2", "--seed", "1", "--engine", "python")
+    assert code == 1 and "planted" in out and "engine: python" in out
+
+
+def test_selfplay_says_which_engine_ran(capsys) -> None:
+    """The report names the engine: the compiled copy where it is built (the default), else plain Python."""
+    from canasta_tutor import native
+
+    code, out, _ = run(capsys, "selfplay", "--hands", "3", "--seed", "4", "--no-check", "--json")
+    assert json.loads(out)["engine"] == native.engine_name()
+    code, out, _ = run(capsys, "selfplay", "--hands", "3", "--seed", "4", "--no-check", "--engine", "python")
+    assert "engine: python" in out
 
 
 # ---------------------------------------------------------------- bad input
