@@ -238,13 +238,13 @@ def compiled(held: list[str], root: Path = ROOT) -> list[str]:
 # ------------------------------------------------------------------ fingerprint and build
 def fingerprint(root: Path = ROOT) -> dict[str, str]:
     """What the copy is built from: the source of each module it holds and of each pure module it imports,
-    this file, and the Python it is built for (the extensions carry mypyc's runtime, so they do not depend
+    this file, and the Python ABI it is built for (the extensions carry mypyc's runtime, so they do not depend
     on the mypy installed)."""
     held, pure = closure(ROOTS, root)
     parts = {m: hashlib.sha256(_path(m, root).read_bytes()).hexdigest()  # type: ignore[union-attr]
              for m in [*held, *pure]}
     parts["(native)"] = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-    parts["(python)"] = sys.version
+    parts["(python)"] = sys.implementation.cache_tag  # the ABI, not the patch release: a wheel serves 3.11.x
     parts["(soabi)"] = str(sysconfig.get_config_var("SOABI"))
     return parts
 
@@ -261,14 +261,17 @@ def status() -> str:
 
 
 _SETUP = """
-import sys
+import os, sys
 from setuptools import setup
 from mypyc.build import mypycify
 paths = sys.argv[sys.argv.index("--") + 1:]
 del sys.argv[sys.argv.index("--"):]
-setup(name="canasta-tutor-fast", packages=[], py_modules=[],
-      ext_modules=mypycify(["--config-file", sys.argv.pop(1)] + paths, opt_level="3",
-                           group_name="{group}", target_dir=sys.argv.pop(1)))
+config, target = sys.argv.pop(1), sys.argv.pop(1)
+modules = mypycify(["--config-file", config] + paths, opt_level="3", multi_file=True, group_name="{group}",
+                   target_dir=target)
+for ext in modules:  # a group's C files include its header, which mypyc writes under the group's package
+    ext.include_dirs.append(os.path.join(target, *"{group}".split(".")[:-1]))
+setup(name="canasta-tutor-fast", packages=[], py_modules=[], ext_modules=modules)
 """
 
 
