@@ -266,3 +266,67 @@ def test_imports_the_rewrite_cannot_keep_are_refused(tmp_path):
     (root / "entry.py").write_text("import canasta_tutor.state\n", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot be rewritten"):
         native.closure(native.ROOTS, root)
+
+
+# ------------------------------------------------------------------ the wheel's build hook
+def _hook(monkeypatch, build):
+    """The wheel's build hook (hatch_build_native.py) with ``build`` in place of the compiler."""
+    import importlib.util
+    import types
+
+    pytest.importorskip("hatchling")
+    path = native.ROOT.parent / "hatch_build_native.py"
+    spec = importlib.util.spec_from_file_location("hatch_build_native", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "_native", lambda root: types.SimpleNamespace(build=build))
+
+    class App:
+        def __init__(self):
+            self.said = []
+
+        def display_info(self, text):
+            self.said.append(("info", text))
+
+        def display_warning(self, text):
+            self.said.append(("warning", text))
+
+    app = App()
+    hook = module.NativeBuildHook(str(native.ROOT.parent), {}, None, None, "", "wheel", app)
+    return hook, app
+
+
+def _data():
+    return {"force_include": {}, "pure_python": True, "infer_tag": False}
+
+
+def test_the_wheel_carries_what_the_hook_compiled(monkeypatch):
+    built = ["canasta_tutor/_fast/__init__.py", "canasta_tutor/_fast/core__mypyc.so"]
+    hook, app = _hook(monkeypatch, lambda root: built)
+    data = _data()
+    hook.initialize("standard", data)
+    root = native.ROOT.parent
+    assert data == {"force_include": {str(root / f): f for f in built}, "pure_python": False, "infer_tag": True}
+    assert "2 files" in app.said[-1][1]
+
+
+def test_a_wheel_that_cannot_be_compiled_is_pure_python_with_a_warning(monkeypatch):
+    def fail(root):
+        raise RuntimeError("compiling the search failed: no cc")
+
+    hook, app = _hook(monkeypatch, fail)
+    data = _data()
+    hook.initialize("standard", data)
+    assert data == _data()
+    assert app.said[-1][0] == "warning" and "pure Python" in app.said[-1][1] and "no cc" in app.said[-1][1]
+
+
+def test_the_hook_compiles_nothing_for_an_editable_install_or_when_told_not_to(monkeypatch):
+    hook, app = _hook(monkeypatch, lambda root: pytest.fail("compiled"))
+    data = _data()
+    hook.initialize("editable", data)
+    monkeypatch.setenv("CANASTA_TUTOR_PURE_WHEEL", "1")
+    hook.initialize("standard", data)
+    assert data == _data()
+    assert app.said == [("warning", "CANASTA_TUTOR_PURE_WHEEL is set: a pure-Python wheel (the search runs in "
+                                    "plain Python)")]
