@@ -18,7 +18,7 @@ CHROMIUM := /usr/bin/chromium
 PYTEST := CANASTA_TUTOR_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -p no:cacheprovider
 # The unit tests run in parallel on every core (pytest-xdist); set XDIST=0 to run them in one process.
 XDIST ?= auto
-PARALLEL := $(if $(filter 0,$(XDIST)),-p no:xdist,-n $(XDIST))
+PARALLEL := $(if $(filter 0,$(XDIST)),-p no:xdist,-n $(XDIST) --dist worksteal)
 PORT ?= 8888
 IP   ?= localhost
 
