@@ -200,8 +200,10 @@ class PuzzleRun:
         return self._finish(Verdict(text, MISSED, False, f"Not this: {text}. The answer was {format_action(answer)}.",
                                     explanation))
 
-    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError) -> Verdict:
-        """A move the engine refuses: a miss, explained by the refusal and its rule number."""
+    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
+        """A move the engine refuses: a miss, explained by the refusal and its rule number.  ``press`` names
+        the click the refusal answers ("Add J♥ J♠"): the verdict names it, not the planner's step, which
+        the log keeps so that a replay meets the same refusal."""
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}: go on to the next one")
         try:
@@ -212,7 +214,8 @@ class PuzzleRun:
         answer = format_action(self.expected()[0])
         refusal = f"The engine refuses it: [{err.rule}] {err.reason.rstrip('.')}."
         explanation = " ".join(x for x in (refusal, self._note()) if x)
-        return self._finish(Verdict(text, MISSED, False, f"Not allowed: {text or 'that move'}. The answer was "
+        said = press or text or "that move"
+        return self._finish(Verdict(press or text, MISSED, False, f"Not allowed: {said}. The answer was "
                                     f"{answer}.", explanation, rule=err.rule, legal=False))
 
     def give_up(self) -> Verdict:
@@ -417,9 +420,9 @@ class Trainer:
             self._finished()
         return v
 
-    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError) -> Verdict:
+    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
         """A move the engine refused (a planner found it illegal): a miss, rated and saved."""
-        v = self._current().refused(action, err)
+        v = self._current().refused(action, err, press)
         self._finished()
         return v
 
@@ -533,12 +536,18 @@ class ThemeOverview:
 
         body = "".join(f"<tr><td><code>{html.escape(r['theme'])}</code></td><td>{html.escape(r['meaning'])}</td>"
                        f"<td>{r['puzzles']}</td><td>{r['solved']} / {r['tried']}</td></tr>" for r in self.rows())
-        return ('<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
+        return (f'<p class="cp-themes-totals">{html.escape(self.totals())}</p>'
+                '<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
                 f"<th>You solved</th></tr></thead><tbody>{body}</tbody></table>")
 
+    def totals(self) -> str:
+        """One line for the library, counted from its files: ``556 puzzles in 26 themes``."""
+        n, themes = len(self.trainer.puzzles), len(self.rows())
+        return f"{n} puzzle{'s' if n != 1 else ''} in {themes} theme{'s' if themes != 1 else ''}"
+
     def __repr__(self) -> str:
-        return "\n".join(f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
-                         f"solved {r['solved']} of {r['tried']}" for r in self.rows())
+        return "\n".join([self.totals()] + [f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
+                                            f"solved {r['solved']} of {r['tried']}" for r in self.rows()])
 
 
 __all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",
