@@ -140,7 +140,11 @@ def _imports(module: str, root: Path = ROOT) -> tuple[set[str], set[str]]:
                         raise ValueError(f"{module}: line {child.lineno}: `import {alias.name}` cannot be "
                                          "rewritten for the compiled copy; write `from … import …`")
             elif isinstance(child, ast.ImportFrom):
-                for target, _ in _targets(child, module, root):
+                for target, names in _targets(child, module, root):
+                    if target and _is_package(target, root) and any(name for name, _ in names):
+                        # the copy's packages are empty: such a name would come from the pure package
+                        raise ValueError(f"{module}: line {child.lineno}: a name from the package "
+                                         f"{NAME}.{target}'s __init__ cannot be copied; import it from its module")
                     (lazy if nested else top).add(target)
             visit(child, nested or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                                       ast.Lambda)))

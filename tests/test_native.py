@@ -266,6 +266,9 @@ def test_imports_the_rewrite_cannot_keep_are_refused(tmp_path):
     (root / "entry.py").write_text("import canasta_tutor.state\n", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot be rewritten"):
         native.closure(native.ROOTS, root)
+    (root / "entry.py").write_text("from .bots import ExpertBot\n", encoding="utf-8")  # (bots/__init__.py's)
+    with pytest.raises(ValueError, match=r"from the package canasta_tutor\.bots's __init__"):
+        native.closure(native.ROOTS, root)
 
 
 # ------------------------------------------------------------------ the wheel's build hook
