@@ -273,16 +273,19 @@ def test_imports_the_rewrite_cannot_keep_are_refused(tmp_path):
 
 # ------------------------------------------------------------------ the wheel's build hook
 def _hook(monkeypatch, build):
-    """The wheel's build hook (hatch_build_native.py) with ``build`` in place of the compiler."""
+    """The wheel's build hook (hatch_build_native.py) with ``build`` in place of the compiler (and the copy of
+    the sources it compiles only noted, in ``hook.seen``)."""
     import importlib.util
     import types
 
+    seen: list = []
     pytest.importorskip("hatchling")
     path = native.ROOT.parent / "hatch_build_native.py"
     spec = importlib.util.spec_from_file_location("hatch_build_native", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "_native", lambda root: types.SimpleNamespace(build=build))
+    monkeypatch.setattr(module.shutil, "copytree", lambda src, dst, ignore=None: seen.append((src, dst)))
 
     class App:
         def __init__(self):
@@ -296,6 +299,7 @@ def _hook(monkeypatch, build):
 
     app = App()
     hook = module.NativeBuildHook(str(native.ROOT.parent), {}, None, None, "", "wheel", app)
+    hook.seen = seen
     return hook, app
 
 
@@ -304,13 +308,18 @@ def _data():
 
 
 def test_the_wheel_carries_what_the_hook_compiled(monkeypatch):
+    """Compiled in a scratch copy of the sources (never in the tree being built), then added to the wheel."""
     built = ["canasta_tutor/_fast/__init__.py", "canasta_tutor/_fast/core__mypyc.so"]
-    hook, app = _hook(monkeypatch, lambda root: built)
+    roots = []
+    hook, app = _hook(monkeypatch, lambda root: roots.append(root) or built)
     data = _data()
     hook.initialize("standard", data)
-    root = native.ROOT.parent
-    assert data == {"force_include": {str(root / f): f for f in built}, "pure_python": False, "infer_tag": True}
+    scratch = hook.scratch
+    assert hook.seen == [(native.ROOT, scratch / "canasta_tutor")] and roots == [scratch / "canasta_tutor"]
+    assert data == {"force_include": {str(scratch / f): f for f in built}, "pure_python": False, "infer_tag": True}
     assert "2 files" in app.said[-1][1]
+    hook.finalize("standard", data, "x.whl")
+    assert not scratch.exists()
 
 
 def test_a_wheel_that_cannot_be_compiled_is_pure_python_with_a_warning(monkeypatch):
@@ -322,6 +331,8 @@ def test_a_wheel_that_cannot_be_compiled_is_pure_python_with_a_warning(monkeypat
     hook.initialize("standard", data)
     assert data == _data()
     assert app.said[-1][0] == "warning" and "pure Python" in app.said[-1][1] and "no cc" in app.said[-1][1]
+    hook.finalize("standard", data, "x.whl")
+    assert not hook.scratch.exists()
 
 
 def test_the_hook_compiles_nothing_for_an_editable_install_or_when_told_not_to(monkeypatch):
