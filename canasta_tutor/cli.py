@@ -214,8 +214,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     fast = native.engine() if args.engine != native.PYTHON else None
     if args.engine == native.COMPILED and fast is None:
-        raise UsageError(f"--engine compiled: the search's compiled copy is {native.status()} "
-                         "(`make native` builds it); leave --engine out to run in plain Python")
+        why = f"{native.PURE_ENV} is set" if os.environ.get(native.PURE_ENV, "") not in ("", "0") else \
+            f"the search's compiled copy is {native.status()} (`make native` builds it)"
+        raise UsageError(f"--engine compiled: {why}; leave --engine out to run in plain Python")
     play = run_selfplay if fast is None else fast.run_selfplay
     report = play(args.hands, args.seed, check=not args.no_check, progress=progress,
                   options=_options(args.options), variant=_variant(args.variant))

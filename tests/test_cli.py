@@ -210,6 +210,14 @@ def test_selfplay_says_which_engine_ran(capsys) -> None:
     assert "engine: python" in out
 
 
+def test_selfplay_on_the_compiled_copy_says_why_it_cannot(capsys, monkeypatch) -> None:
+    from canasta_tutor import native
+
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    code, out, err = run(capsys, "selfplay", "--hands", "3", "--engine", "compiled")
+    assert code == 2 and "--engine compiled: CANASTA_TUTOR_PURE is set" in err and out == ""
+
+
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("argv", [
     ["legal", "no-such-file.txt"],
