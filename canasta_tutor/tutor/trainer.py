@@ -227,13 +227,17 @@ class PuzzleRun:
         explanation = " ".join(x for x in (self._proof(), self._note()) if x)
         return self._finish(Verdict("", MISSED, False, f"Given up. The answer was {answer}.", explanation))
 
+    def hint_stages(self) -> list[str]:
+        """The puzzle's hints in order: its themes in words, then the kind of move that solves it."""
+        return [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
+                if self.puzzle.themes else "Look at the whole table.",
+                f"The answer starts with: {format_action(self.expected()[0]).split()[0]}."]
+
     def hint(self) -> str:
-        """The next hint: the puzzle's themes in words, then the kind of move that solves it."""
+        """The next hint (:meth:`hint_stages`; the last again once they are all shown)."""
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}")
-        stages = [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
-                  if self.puzzle.themes else "Look at the whole table.",
-                  f"The answer starts with: {format_action(self.expected()[0]).split()[0]}."]
+        stages = self.hint_stages()
         text = stages[min(len(self.hints), len(stages) - 1)]
         self.hints.append(text)
         self.tried.append({"kind": "hint", "text": text, "rule": ""})
