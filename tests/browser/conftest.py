@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -56,6 +57,9 @@ CHROMIUM_ARGS = [
 
 SERVER_START_TIMEOUT = 120.0  # seconds for /api/status to answer
 UI_TIMEOUT_MS = 60_000  # for JupyterLab and kernel to come up in the page
+# An assertion waits as long as an action may: Playwright's own default for expect() is 5 s, which a busy
+# machine (or CI's first start of a fresh Lab, which builds its launcher) can exceed with nothing wrong.
+expect.set_options(timeout=30_000)
 
 
 # --------------------------------------------------------------------------
