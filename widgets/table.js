@@ -266,7 +266,10 @@ function coachHTML(v) {
   const c = v.coach;
   if (!c || (!c.on && !c.last)) return "";
   const l = c.last;
-  const body = l ? `<div class="ct-coach-last ct-grade-${esc(String(l.grade).toLowerCase().replace(/[^a-z]+/g, "-"))}"><div><b>${withRuleLinks(l.action)}</b>: <span class="ct-grade">${esc(l.grade)}</span>${l.loss != null && l.loss !== "" ? ` <span class="ct-loss">(${esc(l.loss)})</span>` : ""}</div>${l.best ? `<div class="ct-coach-best">Best: ${withRuleLinks(l.best)}</div>` : ""}${l.text ? `<div class="ct-coach-text">${withRuleLinks(l.text)}</div>` : ""}</div>`
+  // The grade's own sentence says everything (the hint's move it was measured against, the points lost and
+  // what they are); "best" is only ever the hint's own move, so no second "Best:" line can contradict it.
+  const lost = l && l.grade !== "best" && l.loss != null && l.loss !== "" ? ` <span class="ct-loss">(${esc(l.loss)} points lost)</span>` : "";
+  const body = l ? `<div class="ct-coach-last ct-grade-${esc(String(l.grade).toLowerCase().replace(/[^a-z]+/g, "-"))}"><div><b>${withRuleLinks(l.action)}</b>: <span class="ct-grade">${esc(l.grade)}</span>${lost}</div>${l.text ? `<div class="ct-coach-text">${withRuleLinks(l.text)}</div>` : ""}</div>`
     : '<div class="ct-none">Your next move will be graded.</div>';
   return `<div class="ct-panel ct-coach"><h4>Coach</h4>${body}</div>`;
 }
