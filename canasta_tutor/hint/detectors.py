@@ -691,10 +691,12 @@ def safe_discard(c: Context) -> Fact | None:
     theirs = _set_ranks(o, o.variant.sides[nxt], True)
     risky = sorted({a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE and _pack_open_to(o, nxt)
                     and (a[1] in theirs or _sequence_feeds(o, nxt, a[1]))})
-    claims = [cl for cl in (_take_claim(c, x, nxt) for x in risky[:4]) if cl is not None][:2]
-    if not claims:  # no other discard the engine would let them take: nothing to be safe from
+    found = [(x, _take_claim(c, x, nxt)) for x in risky[:4]]
+    takeable = [(x, cl) for x, cl in found if cl is not None][:2]
+    if not takeable:  # no other discard the engine would let them take: nothing to be safe from
         return None
-    first, *more = [cl[0][1] for cl in claims]
+    claims = [cl for _, cl in takeable]
+    first, *more = [x for x, _ in takeable]
     names = " or ".join([a_kind(first)] + [KIND_SINGULAR[x] for x in more])
     who = "The opponents have" if o.partners else f"{seat_word(o, nxt)} has"
     if _samba(o):
