@@ -343,6 +343,13 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
     return "Look at the whole table." if phase != "draw" else "Look at the pack before you draw."
 
 
+def nudge(obs: Observation, action: tuple) -> str:
+    """The first stage of a hint whose move is ``action`` (no search): where to look, in plain words, from
+    the facts of that move.  The hint's own nudge is this for its best move; a puzzle's trainer asks it for
+    the verified answer."""
+    return _nudge(action, move_facts(obs, action), obs.phase)
+
+
 def _value_words(obs: Observation) -> str:
     """What a value is: the expected score of the hand for the learner's side less the other side's
     (classic), less the mean of the other sides' (six-handed), or one's own less the others' mean where
@@ -1065,4 +1072,4 @@ def _line_error(state: State, line: Sequence[tuple]) -> IllegalActionError | Non
 
 
 __all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_line", "grade_loss",
-           "explain_move", "analyse", "race_budget", "samples_for", "compare", "check_hint_claim"]
+           "explain_move", "analyse", "race_budget", "samples_for", "compare", "check_hint_claim", "nudge"]
