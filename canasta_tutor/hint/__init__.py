@@ -238,6 +238,8 @@ class Hint:
     #: what the explanation says a player could do, each checked by the engine (see
     #: :attr:`~.detectors.Fact.claims`); the sentences that make them are in :attr:`explanation`
     claims: list[tuple[tuple | None, int, tuple]] = field(default_factory=list, repr=False)
+    #: the sentences (facts' texts) that make :attr:`claims`
+    claimed: list[str] = field(default_factory=list, repr=False)
 
     @property
     def uncertainty(self) -> float | None:
@@ -691,7 +693,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
 
 
 def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]
-                    ) -> tuple[list[str], list[tuple[tuple, tuple[tuple | None, int, tuple]]]]:
+                    ) -> tuple[list[str], list[tuple[tuple, tuple[tuple | None, int, tuple], str]]]:
     """What the plan's own steps do (those the rules of thumb would not play this turn), where
     the detectors find it (a canasta completed, going out, a safer discard...): one sentence per
     run of equal steps, each step's facts read from the learner's observation before it.  With the
@@ -700,7 +702,7 @@ def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]
     state = state_from_observation(obs)
     state.apply_unchecked(plan[0])
     out: list[str] = []
-    claims: list[tuple[tuple, tuple[tuple | None, int, tuple]]] = []
+    claims: list[tuple[tuple, tuple[tuple | None, int, tuple], str]] = []
     i = 1
     while i < len(plan):
         j = i
@@ -722,7 +724,7 @@ def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]
         if own and facts:
             step = format_action(plan[i]) + (f" (x{j - i})" if j - i > 1 else "")
             out.append(f"After {format_action(plan[0])}, {step}: {_lower(' '.join(f.text for f in facts.values()))}")
-            claims += [(at[k], c) for k, f in facts.items() for c in f.claims]
+            claims += [(at[k], c, f.text) for k, f in facts.items() for c in f.claims]
         i = j
     return out, claims
 
@@ -800,9 +802,10 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     explanation = _explanation(best_text, verdict, facts, refused, alts, principles)
     steps, step_claims = _plan_sentences(obs, plan, usual)
     explanation = " ".join([explanation, *steps])
-    claims = [c for f in said_facts if f.claims and f.text[1:] in explanation for c in f.claims]
-    claims += [c for prefix, c in step_claims if not prefix] + [_prefixed(prefix, c) for prefix, c in step_claims
-                                                                  if prefix]
+    claimed = [f for f in said_facts if f.claims and f.text[1:] in explanation]
+    claims = [c for f in claimed for c in f.claims]
+    claims += [c for prefix, c, _ in step_claims if not prefix]
+    claims += [_prefixed(prefix, c) for prefix, c, _ in step_claims if prefix]
     return Hint(
         seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
         value=None if forced else best.mean, stderr=None if forced else best.stderr,
@@ -812,6 +815,7 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
         value_words=_value_words(obs), searched=best.samples > 0, plan_actions=list(plan),
         claims=list(dict.fromkeys(claims)),
+        claimed=list(dict.fromkeys([f.text for f in claimed] + [t for _, _, t in step_claims])),
     )
 
 

@@ -530,10 +530,13 @@ def concealed_chance(c: Context) -> Fact | None:
         return None  # no bonus for going out concealed (Italian Canasta, R-ITAL-9)
     if not can_go_out_for(o.variant, list(o.hand_counts), {}, o.options):
         return None
+    claim = (None, c.seat, ("go_out",))
+    if check_claim(c.state, claim) is not None:  # the engine's own check of going out
+        return None
     agrees = c.verb in ("meld", "add")
     return Fact("concealed-chance", "Your whole hand can go down this turn with a canasta, and you have not melded "
                 "before: going out concealed earns 100 for going out and 100 more (R-CONC-1, R-CONC-3).",
-                GOOD if agrees else NEUTRAL, "R-CONC-3", "P-CONCEALED" if agrees else None)
+                GOOD if agrees else NEUTRAL, "R-CONC-3", "P-CONCEALED" if agrees else None, claims=(claim,))
 
 
 # ------------------------------------------------------ melds
