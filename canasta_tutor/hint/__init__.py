@@ -55,13 +55,17 @@ is the rules of thumb's line, not searched.  Its facts are Samba's own where
 the classic ones cannot read numbered melds (:mod:`.detectors`).
 
 :func:`grade` rates any legal action a learner proposes by the value it loses
-against the best one, counting only the part of the loss beyond one standard
+against the hint's own best (the same search with the same seed: one judge, so a
+grade never calls a move best while the hint names another), on the sampled deals
+the hint's search played, counting only the part of the loss beyond one standard
 error of the paired difference (so sampling noise never grades a move down).
-The thresholds (points of expected hand score lost):
+:func:`grade_line` does the same for the whole line one click plays (a meld and its
+additions) against the hint's plan.  The thresholds (points of the hand's expected
+margin lost: the side's score less the other side's, the figure the details show):
 
 =============  ==========================================
-best           the best action, or within 10 points of it
-good           less than 30 points lost
+best           the hint's own move (a line: what its plan leaves)
+good           less than 30 points lost (within 10: as good as the best, but not it)
 inaccuracy     less than 80
 mistake        less than 200
 blunder        200 or more
@@ -106,6 +110,15 @@ facts); steps the rules of thumb would play anyway get no sentence.
 
 The plan's search has this fixed size whatever the hint's budget (``budget`` or
 ``max_seconds`` bound only the first search), so it repeats exactly.
+
+Then each later step of the chosen line that has a choice is graded (:func:`grade`,
+the hint's seed and samples, from the learner's observation before the step): a step
+graded a mistake or a blunder is replaced by the graded best, and the rest of the
+turn is the rules of thumb's line from there, so a plan never holds a move its own
+grade calls a mistake (``benchmarks/hint_sweep.py`` counts them on the real deals).
+These searches cost a hint with a plan about as much again (figures in
+``benchmarks/README.md``); they are kept (:data:`SEARCH_CACHE`), so the hint the
+learner asks for after playing the plan's first step is already made.
 
 Why lines and not a search at every step: a turn after taking a big pack can
 have six or more steps, and a full search at each would cost several times

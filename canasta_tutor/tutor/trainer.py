@@ -212,6 +212,7 @@ class PuzzleRun:
     started: float = field(init=False)
     finished: float | None = field(init=False, default=None)
     _line: list[Action] = field(init=False, default_factory=list)
+    _hint: PuzzleHint | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.state = self.puzzle.state()
@@ -317,12 +318,23 @@ class PuzzleRun:
         answer = self.expected()[0]
         stages = [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
                   if self.puzzle.themes else "Look at the whole table.",
-                  nudge(observe(self.state, self.seat), answer),
-                  f"The answer starts with: {format_action(answer).split()[0]}."]
-        text = stages[min(len(self.hints), len(stages) - 1)]
+                  "", f"The answer starts with: {format_action(answer).split()[0]}."]
+        stage = min(len(self.hints), len(stages) - 1)
+        if stage == 1:  # the trainer's hint's nudge (it agrees with the verified answer), or, with no search
+            # allowed or past the first move, the nudge of the answer's own facts
+            searched = self.explain is not None and not self._line
+            stages[1] = (self.trainer_hint().nudge if searched
+                         else nudge(observe(self.state, self.seat), answer))
+        text = stages[stage]
         self.hints.append(text)
         self.tried.append({"kind": "hint", "text": text, "rule": ""})
         return text
+
+    def trainer_hint(self) -> PuzzleHint:
+        """The trainer's hint for this puzzle (:func:`puzzle_hint`, with the run's seed), made once."""
+        if self._hint is None:
+            self._hint = puzzle_hint(self.puzzle, self.seed)
+        return self._hint
 
     def _proof(self) -> str:
         v = self.puzzle.verification
