@@ -11,7 +11,7 @@ from canasta_tutor.actions import parse_action
 from canasta_tutor.errors import IllegalActionError
 from canasta_tutor.tutor.progress import ProgressStore
 from canasta_tutor.tutor.puzzle_session import PuzzleTable
-from canasta_tutor.tutor.puzzles import library_dir, load_file
+from canasta_tutor.tutor.puzzles import library_dir, load_file, load_library
 from canasta_tutor.tutor.rating import Rating
 from canasta_tutor.tutor.trainer import (
     MISSED,
@@ -467,3 +467,23 @@ def test_an_answer_phase_puzzle_is_the_partners_decision_by_clicks():
     refused = table(ANSWER)
     assert refused.handle({"intent": "draw"}).startswith("Not allowed")
     assert refused.panel()["rule"] == "R-ASK-2" and refused.panel()["status"] == "open"
+
+
+# ------------------------------------------------------------------ the trainer's hint (issue 31)
+def test_the_trainer_s_hint_agrees_with_the_verified_answer():
+    """m3-25 is one of the 14 library puzzles (of 556) where the default hint's budget finds another move
+    (benchmarks/puzzle_hint_agreement.py): the trainer's hint is then the verified answer, with the
+    verification's figures; elsewhere it is the default hint, whose move is an answer."""
+    from canasta_tutor.tutor.trainer import puzzle_hint
+
+    library = {p.id: p for p in load_library()}
+    fallback = puzzle_hint(library["m3-25"])
+    assert fallback.source == "verification" and parse_action(fallback.move) in library["m3-25"].answers()
+    assert "the puzzle's verified answer" in fallback.explanation and "sampled deals" in fallback.explanation
+    searched = puzzle_hint(library["c03-black-three-stops"])
+    assert searched.source == "search" and searched.move == "discard 3"
+    # the second hint of a run is that hint's nudge
+    t = Trainer([library["m3-25"]], store=None, explain=lambda *a: "")
+    t.next("m3-25")
+    t.hint()
+    assert t.hint() == fallback.nudge
