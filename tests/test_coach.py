@@ -104,3 +104,11 @@ def test_grade_line_of_the_hint_s_own_plan_is_best():
     g2 = grade_line(obs, [other], samples=8, seed=1, the_hint=h)
     assert g2.grade != "best" and g2.deals == 8 and g2.reference == tuple(h.plan_actions)
     assert parse_action("discard 3") in obs.legal_actions
+
+
+def test_the_hint_panel_says_what_its_values_are():
+    s = _drawn_fours()
+    for _ in range(5):
+        s.hint()
+    view = s.view()["hint"]
+    assert view["table"] and view["value_words"] == "expected points this hand: your side's score less the other side's"

@@ -239,7 +239,9 @@ function altsTableHTML(h) {
   }
   if (!rows || !rows.length) return "";
   const body = rows.map((r) => `<tr class="${r.best ? "ct-best" : ""}"><td>${r.best ? '<span class="ct-best-mark" title="best">\u2605</span> ' : ""}${withRuleLinks(r.action)}</td><td>${withRuleLinks(r.verdict)}</td><td class="ct-num">${esc(r.value ?? "")}</td></tr>`).join("");
-  return `<table class="ct-alts"><thead><tr><th>Move</th><th>Verdict</th><th>Value</th></tr></thead><tbody>${body}</tbody></table>`;
+  // what the Value column is, from Python (the hint's own words): a caption under the table and the header's title
+  const what = h.value_words ? `<caption class="ct-alts-what">Value: ${esc(h.value_words)}, averaged over sampled deals.</caption>` : "";
+  return `<table class="ct-alts">${what}<thead><tr><th>Move</th><th>Verdict</th><th${h.value_words ? ` title="${esc(h.value_words)}"` : ""}>Value</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function planHTML(h) {

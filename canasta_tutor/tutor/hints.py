@@ -26,7 +26,7 @@ _RULE_CODE = re.compile(r"\s*\[?R-[A-Z]+-\d+\]?")
 
 #: The hint entry of the view while the search runs.
 BUSY: dict[str, Any] = {"busy": True, "stage": 0, "count": 0, "texts": [], "alternatives": [], "principles": [],
-                        "table": [], "cards": [], "plan": [], "plan_done": 0}
+                        "table": [], "value_words": "", "cards": [], "plan": [], "plan_done": 0}
 
 
 def plain(text: str) -> str:
@@ -83,6 +83,8 @@ class HintPanel:
     cards: list[int]
     plan: list[str]
     start: int
+    #: what the table's Value column is (the hint's :attr:`~canasta_tutor.hint.Hint.value_words`)
+    value_words: str = ""
     stage: int = 0
     done: int = 0
     #: the hint itself (:class:`canasta_tutor.hint.Hint`): the coach grades against the hint the learner saw
@@ -126,7 +128,8 @@ class HintPanel:
         last = self.stage + 1 >= len(self.stages)
         return {"busy": False, "stage": self.stage, "count": len(self.stages), "texts": self.stages[:self.stage + 1],
                 "alternatives": self.alternatives if last else [], "principles": self.principles if last else [],
-                "table": self.table if last else [], "cards": self.cards if self.stage >= 1 else [],
+                "table": self.table if last else [], "value_words": self.value_words if last else "",
+                "cards": self.cards if self.stage >= 1 else [],
                 "plan": self.plan if self.stage >= 1 or self.done else [], "plan_done": self.plan_done()}
 
 
@@ -148,7 +151,8 @@ def compute_hint(obs: Observation, hand: Sequence[int], key: tuple[int, int], st
     stages[0] = plain(stages[0])
     return HintPanel(key=key, stages=stages, table=table, alternatives=alts,
                      principles=[PRINCIPLES[p].sentence for p in h.principles if p in PRINCIPLES],
-                     cards=card_indices(h.best, hand), plan=list(h.plan), start=start, source=h)
+                     cards=card_indices(h.best, hand), plan=list(h.plan), start=start,
+                     value_words=h.value_words if h.value is not None else "", source=h)
 
 
 def coach_grade(obs: Observation, line: Action | Sequence[Action], seed: int = 0,

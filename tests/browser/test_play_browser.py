@@ -142,6 +142,8 @@ def test_play_a_turn_by_clicking(lab):
             break
     assert abs(height(t.loc(".ct-board")) - felt) < 1, "opening the hint changed the felt's height"
     expect(hint.locator(".ct-alts thead th")).to_have_text(["Move", "Verdict", "Value"])
+    # what the values are, in words (issue 31: the figure was a margin, read as the side's own points)
+    expect(hint.locator(".ct-alts-what")).to_contain_text("your side's score less the other side's")
     expect(hint.locator(".ct-alts tbody tr")).to_have_count(len(view["table"]))
     expect(hint.locator(".ct-alts tbody tr.ct-best")).to_have_count(1)
     assert view["texts"] and not re.search(r"R-[A-Z]+-\d|\u00b1", view["texts"][0]), view["texts"][0]
