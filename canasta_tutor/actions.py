@@ -166,9 +166,12 @@ def format_action(a: Action) -> str:
         k = _check_kind(a[1])
         n, j, d = (_check_count(x) for x in a[2:])
         if verb == "meld":
-            if (k in WILD_KINDS or n == 0) and not (k == DEUCE and n and not j and not d):
+            # a meld of deuces (Italian Canasta, R-ITAL-6) is 'meld 2 2 2'; wild cards alone, which the
+            # engine refuses (R-MELD-3), are ("meld", DEUCE, deuces, jokers, 0) or ("meld", JOKER, 0, jokers, 0)
+            wild_only = (k == DEUCE and not d and n + j) or (k == JOKER and not n and not d and j)
+            if (k in WILD_KINDS or n == 0) and not wild_only:
                 raise NotationError(f"{a!r} cannot be written: a meld is named by its natural cards")
-            tokens = [_TOKEN[k]] * n  # a meld of deuces (Italian Canasta, R-ITAL-6) is 'meld 2 2 2'
+            tokens = [_TOKEN[k]] * n
 
         else:
             if (k == JOKER and j) or (k == DEUCE and d):
@@ -257,6 +260,8 @@ def parse_action(text: str) -> Action:
     True
     >>> parse_action("add 2 to K") == ("add", K, DEUCE)
     True
+    >>> parse_action("meld 2 2 JK") == ("meld", DEUCE, 2, 1, 0)  # the engine refuses it (R-MELD-3)
+    True
     >>> parse_action("DISCARD 10h") == ("discard", parse_kind("T"))
     True
     >>> parse_action("take")
@@ -294,8 +299,10 @@ def parse_action(text: str) -> Action:
         if all(x == DEUCE for x in kinds):
             return ("meld", DEUCE, len(kinds), 0, 0)  # deuces as a rank of their own (Italian Canasta)
         if not ranks:
-            raise NotationError(f"{text!r}: a meld needs natural cards of its rank; wild cards are never "
-                                "melded alone")
+            # wild cards alone: an action the engine refuses with its own rule (R-MELD-3; a meld of
+            # deuces holding a joker is Italian Canasta's R-ITAL-6), not a notation error
+            deuces = kinds.count(DEUCE)
+            return ("meld", DEUCE, deuces, len(kinds) - deuces, 0) if deuces else ("meld", JOKER, 0, len(kinds), 0)
         if len(ranks) > 1:
             names = " and ".join(KIND_NAMES[x] for x in ranks)
             raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")

@@ -47,8 +47,9 @@ class AssignmentItemWidget(LessonWidget):
                  **kwargs: Any) -> None:
         self.item = Item.from_dict(item)
         self.recorder = ItemRecorder(self.item, log_dir)
+        # every attempt is on the item's one deal: the autograder replays the log on it
         super().__init__(item_lesson(self.item), learner="student", store=None, seed=self.item.seed, level=1,
-                         hint_fn=hint_fn, **kwargs)
+                         hint_fn=hint_fn, new_deals=False, **kwargs)
 
     def handle(self, msg: dict[str, Any]) -> str:
         answer = super().handle(msg)

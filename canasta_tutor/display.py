@@ -151,8 +151,11 @@ def card_html(code: str, four_colour: bool = False) -> str:
     diamonds are red; with ``four_colour=True`` clubs are green and diamonds
     blue.  Jokers show ``JKR`` and a star.
 
+    A ten carries ``ct-ten`` (its two-character face is drawn narrower, so a card
+    overlapping it in a meld never hides the 0), as in the live table.
+
     >>> print(card_html('TS'))  # doctest: +NORMALIZE_WHITESPACE
-    <span class="ct-card ct-black" data-card="TS" role="img" aria-label="ten of spades"
+    <span class="ct-card ct-black ct-ten" data-card="TS" role="img" aria-label="ten of spades"
     title="ten of spades"><span class="ct-rank" aria-hidden="true">10</span><span
     class="ct-suit" aria-hidden="true">♠</span></span>
     >>> 'ct-blue' in card_html('9D', four_colour=True)
@@ -167,7 +170,7 @@ def card_html(code: str, four_colour: bool = False) -> str:
         face, glyph = "JKR", "\u2605"
     else:
         colour = (_SUIT_COLOURS_4 if four_colour else _SUIT_COLOURS)[suit]
-        classes = f"ct-card ct-{colour}" + (" ct-wild" if rank == "2" else "")
+        classes = f"ct-card ct-{colour}" + (" ct-wild" if rank == "2" else "") + (" ct-ten" if rank == "T" else "")
         face, glyph = _RANK_FACES.get(rank, rank), _SUIT_GLYPHS[suit]
     return (
         f'<span class="{classes}" data-card="{html.escape(code, quote=True)}" role="img" '
@@ -304,7 +307,8 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
     if pile["top"]:
         freezer = ""
         if pile["freezer"]:
-            freezer = f'<span class="ct-sideways">{card_html(pile["freezer"], four_colour)}</span>'
+            freezer = (f'<span class="ct-sideways" title="frozen by the {_e(card_label(pile["freezer"]))}">'
+                       f'{card_html(pile["freezer"], four_colour)}</span>')
         top = card_html(pile["top"], four_colour)
         if pile["top_sideways"]:
             top = f'<span class="ct-sideways-top">{top}</span>'
@@ -318,9 +322,12 @@ def _pile_html(pile: dict, stock: int, four_colour: bool) -> str:
         inner = '<span class="ct-empty"></span>'
     cls = "ct-pile" + (" ct-frozen" if pile["frozen_all"] else "")
     label = f"discard pile: {plural(pile['size'], 'card')}" + (", frozen" if pile["frozen_all"] else "")
+    if pile["top"] and pile["freezer"]:
+        label += f", the {card_label(pile['freezer'])} set crosswise"
     if pile.get("down"):
         label += f", {plural(pile['down'], 'card')} face down"
-    return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="ct-pile-cards">{inner}</div>'
+    cards = "ct-pile-cards ct-crosswise" if pile["top"] and pile["freezer"] else "ct-pile-cards"
+    return (stock_html + f'<div class="{cls}" aria-label="{_e(label)}"><div class="{cards}">{inner}</div>'
             f'<div class="ct-caption">Pile <span class="ct-pile-size">{pile["size"]}</span></div></div>')
 
 
@@ -374,13 +381,31 @@ def _result_html(result: dict, titles: list[str] | None = None) -> str:
             f'</th>{heads}</tr></thead><tbody>{body}</tbody></table></div>')
 
 
-def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -> str:
+def _totals_before_the_hand(view: dict, state: Any, me: int) -> None:
+    """The score sheet as it stood when the finished hand began: its row left out, each total less the
+    hand's score (a lesson that asks for the score must not show it)."""
+    hand = state.score_hand().sides
+    score = view["score"]
+    score["rows"] = [r for r in score["rows"] if r[0] != state.deal_no + 1]
+    if "sides" in view:
+        from .tutor.view import side_order
+
+        for sd, side in zip(view["sides"], side_order(state.variant, me), strict=False):
+            sd["total"] -= hand[side].total
+    else:
+        we = state.sides[me]
+        score["we"] -= hand[we].total
+        score["they"] -= hand[1 - we].total
+
+
+def state_html(state: Any, seat: str | None = None, four_colour: bool = False, result: bool = True) -> str:
     """A static HTML table view of a position (no JavaScript needed), drawn from the same view
     model as the live table (:func:`canasta_tutor.tutor.view.build_view`).
 
     ``seat=None`` is the teacher's view with every hand face up (seen from
     South); a seat (``"S"``) shows that seat's cards and card backs with counts
     for the others.  The styles are ``widgets/table.css``, the same as the live widget.
+    ``result=False`` leaves out a finished hand's score (a lesson that asks the learner for it).
 
     >>> from canasta_tutor import Game
     >>> state = Game().new_initial_state(seed=7)
@@ -425,6 +450,9 @@ def state_html(state: Any, seat: str | None = None, four_colour: bool = False) -
                  + _melds_html(titles[0], view["melds"][0], view["red3"][0], "we", four_colour))
         board = ("".join(_seat_html(pos, pl[pos], four_colour) for pos in positions[1:])
                  + f'<div class="ct-center">{melds}</div>' + _seat_html("bottom", pl["bottom"], four_colour))
+    if not result and state.phase == "hand_over":  # nor the score sheet's line and totals after the hand
+        view["result"] = None
+        _totals_before_the_hand(view, state, me)
     side = _score_html(view)
     if view["result"]:
         side += _result_html(view["result"], view["side_titles"] if "sides" in view else None)

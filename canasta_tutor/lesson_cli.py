@@ -2,7 +2,8 @@
 
 - ``lesson check [--coverage] [FILE...]``: every error with file, line and field; exit 2 on errors;
 - ``lesson list [--json]``: the lessons and their levels with IDs;
-- ``lesson play LESSON LEVEL [--seed S] --actions "draw; meld K K K; discard 4"``: play a level;
+- ``lesson play LESSON LEVEL [--seed S] --actions "draw; meld K K K; discard 4"``: play a level (a click:
+  ``press meld 7S 7C JH``); a scoring level: ``--answer "500 100 100 85 -15 770"``;
 - ``course [DIR] [--force]``: copy the course (lesson files and notebooks) into a folder.
 """
 
@@ -44,7 +45,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     pl = lsub.add_parser("play", parents=[common], help="play a level with a line of actions")
     pl.add_argument("lesson", metavar="LESSON", help="lesson id (or file)")
     pl.add_argument("level", metavar="LEVEL", help="level id, or its number from 1")
-    pl.add_argument("--actions", default="", help='actions separated by ";", e.g. "draw; meld K K K; discard 4"')
+    pl.add_argument("--actions", default="", help='actions separated by ";", e.g. "draw; meld K K K; discard 4"; '
+                    'a click is "press BUTTON [CARDS] [to KIND]", e.g. "press meld 7S 7C JH"')
+    pl.add_argument("--answer", action="append", default=[], metavar="SCORE",
+                    help='a scoring level\'s answer: the hand\'s score line by line, e.g. "500 100 100 85 -15 770" '
+                         'or "canastas=500 red_threes=100 ..." (repeat for several tries)')
     pl.add_argument("--seed", type=int, default=0, help="seed of a generated level (default 0)")
     pl.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
     pl.add_argument("--hint", action="store_true",
@@ -161,28 +166,57 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CourseError(str(e.args[0])) from None
     run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
     actions = [a.strip() for a in args.actions.split(";") if a.strip()]
+    actions += [f"answer {a.strip()}" for a in args.answer if a.strip()]
+    if level.scoring and not args.answer and not actions:
+        raise CourseError(f"{lesson.id}/{level.id} asks for the hand's score: give it with --answer, one number "
+                          f"per line ({', '.join(run.question.ids if run.question else ())})")
     results = []
+    played = 0
     for text in actions:
         if run.status != "open":
             break
-        results.append(run.play(text))
+        played += 1
+        results += _play_one(run, text)
     data = {"lesson": lesson.id, "level": level.id, "seed": args.seed, "goal": run.goal,
-            "start": run.setup_text if level.generated else level.position,
-            "actions": [r.to_dict() for r in results], "unplayed": actions[len(results):], **run.summary()}
+            "start": run.setup_text if level.generated else level.position, "opening": run.opening,
+            "actions": [r.to_dict() for r in results], "unplayed": actions[played:], **run.summary(),
+            "star_text": run.star_text()}
+    if run.question is not None:
+        data["score_lines"] = list(run.question.ids)
     if _json(args):
         _dump(args, data)
     else:
         print(f"{lesson.id}/{level.id}: {run.goal}")
+        if run.question is not None:
+            print(f"answer with --answer, one number per line: {', '.join(run.question.ids)}")
+        for line in run.opening:
+            print(f"  {line}")
         for r in results:
-            mark = ("wrong" if r.wrong else "ok") if r.accepted else "refused"
+            mark = ("wrong" if r.wrong else "ok") if r.accepted else ("refused" if r.counted else "not counted")
             print(f"> {r.text}  [{mark}]")
             for line in r.feedback:
                 print(f"  {line}")
             for line in r.replies:
                 print(f"  {line}")
-        print(f"status: {run.status}, stars: {run.stars()}, actions: {run.tries} (par {level.par})")
+        what = "answers" if run.question is not None else "actions"
+        print(f"status: {run.status}, stars: {run.stars()}, {what}: {run.tries} (par {level.par})")
+        if run.star_text():
+            print(run.star_text())
         print(run.position().rstrip("\n"))
     return 0
+
+
+def _play_one(run: Any, text: str) -> list[Any]:
+    """One entry of ``--actions``: an action, an answer, or a click (``press ...``: every step it played)."""
+    from .errors import NotationError
+    from .tutor.lessons.clicks import CompositionError, parse_press
+
+    if text.split()[:1] == ["press"]:
+        try:
+            return list(run.press(*parse_press(text)))
+        except (CompositionError, NotationError):
+            pass  # answered as play() answers it: not counted, with the reason
+    return [run.play(text)]
 
 
 def cmd_course(args: argparse.Namespace) -> int:

@@ -7,6 +7,8 @@ per level, with the table's events and texts).  Python holds the state; the brow
 intents: ``{"intent": "press", "button": "meld", "cards": ["KH", "KD", "KS"]}``
 (cards clicked in the hand, then a button; the session layer's planner makes
 the actions), ``{"intent": "act", "text": "take 9 9 9"}`` (an action typed),
+``{"intent": "answer", "values": {"canastas": "500", ...}}`` (a scoring level's score, by line),
+``{"intent": "rule", "id": "R-PACK-2"}`` (a rule number clicked in the lesson's words; ``null`` closes it),
 ``hint``, ``retry``, ``next`` and ``goto``.  Progress is saved in the progress
 store, so stars survive a kernel restart.
 
@@ -43,7 +45,8 @@ class LessonWidget(anywidget.AnyWidget):
     ``learner`` names whose stars are saved; ``store`` is a
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in
     the user's data folder; ``None`` keeps progress in memory only); ``seed``
-    picks the deal of generated levels; ``level`` the level to open (1-based).
+    picks the deal of generated levels (each "Try again" deals a new one, unless
+    ``new_deals=False``); ``level`` the level to open (1-based).
     """
 
     _esm = asset_path("lesson.js")
@@ -52,10 +55,11 @@ class LessonWidget(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
 
     def __init__(self, lesson: Lesson | str, learner: str = "learner", store: Any = _DEFAULT, seed: int = 0,
-                 level: int = 1, hint_fn: HintFn | None = default_hint, **kwargs: Any) -> None:
+                 level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.store = ProgressStore() if store is _DEFAULT else store
-        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1)
+        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
         self.notice = ""
         self.on_msg(self._on_msg)
         self._refresh()
@@ -84,6 +88,15 @@ class LessonWidget(anywidget.AnyWidget):
                 cards = [str(c)[:3] for c in msg.get("cards", [])][:30]
                 to = msg.get("to")
                 self.player.press(str(msg.get("button", ""))[:20], cards, str(to)[:3] if to else None)
+            elif intent == "answer":  # a scoring level: the numbers written in its boxes, by line
+                values = msg.get("values")
+                if not isinstance(values, dict) or len(values) > 10:
+                    self.notice = "An answer is one number for each line of the score."
+                else:
+                    self.player.answer({str(k)[:20]: str(v)[:12] for k, v in values.items()})
+            elif intent == "rule":
+                rule_id = msg.get("id")
+                self.player.show_rule(None if rule_id is None else str(rule_id)[:20])
             elif intent == "hint":
                 if self.player.hint() is None:
                     self.notice = "No more hints for this level."

@@ -37,6 +37,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.actions` for the text form):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +142,19 @@ def _holding(hand: list[list[int]], top: int) -> str:
     parts = [_count_word(len(hand[top]), top)] + [_count_word(len(hand[kind]), kind)
                                                   for kind in (JOKER, DEUCE) if hand[kind]]
     return "you hold " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+
+
+def _some(n: int, one: str, many: str) -> str:
+    """``"one jack"``, ``"two jacks"``, ``"12 jacks"``."""
+    return f"one {one}" if n == 1 else f"{_NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else n} {many}"
+
+
+def _using(top: int, n: int, j: int, d: int) -> str:
+    """The cards from the hand a take names: ``"none"``, ``"one 9 and one joker"``."""
+    parts = [_count_word(c, kind) for c, kind in ((n, top), (j, JOKER), (d, DEUCE)) if c]
+    if not parts:
+        return "none of them"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 class State:
@@ -974,6 +988,34 @@ class State:
                                       ("discard", 0))
         return None
 
+    def explain_one_meld(self, kinds: Sequence[int]) -> IllegalActionError | None:
+        """Why cards of these ``kinds``, melded together, cannot be one meld because they hold more
+        than one rank (R-MELD-1), or None when they are of one rank with wild cards.  For a front end
+        that lets a learner pick cards before it finds the actions: its answer names the cards.
+        (Samba's sequences hold several ranks of one suit: there the check is the sequence's own.)
+
+        >>> from canasta_tutor import Game
+        >>> from canasta_tutor.cards import parse_kind
+        >>> state = Game().new_initial_state(seed=1)
+        >>> state.explain_one_meld([parse_kind(k) for k in ("7", "7", "J")]).reason
+        'A meld holds cards of one rank, and these are two 7s and one jack'
+        >>> state.explain_one_meld([parse_kind(k) for k in ("7", "7", "JK")]) is None
+        True
+        """
+        counts: dict[int, int] = {}
+        for k in kinds:
+            if k not in (JOKER, DEUCE) or (k == DEUCE and self.variant.deuce_melds and all(
+                    x == DEUCE for x in kinds)):
+                counts[k] = counts.get(k, 0) + 1
+        if len(counts) < 2:
+            return None
+        wild = sum(1 for k in kinds if k in (JOKER, DEUCE)) - counts.get(DEUCE, 0)
+        words = [_some(n, KIND_SINGULAR[k], KIND_NAMES[k]) for k, n in sorted(counts.items())]
+        if wild:
+            words.append(_some(wild, "wild card", "wild cards"))
+        listed = ", ".join(words[:-1]) + " and " + words[-1]
+        return IllegalActionError("R-MELD-1", f"A meld holds cards of one rank, and these are {listed}")
+
     def explain_go_out(self, seat: int) -> IllegalActionError | None:
         """None if ``seat`` could meld its whole hand (keeping at most one card to discard) and go
         out now, else the rule and reason why not (R-TURN-2, R-ASK-3, R-OUT-1)."""
@@ -1041,6 +1083,9 @@ class State:
             if self.shown:
                 return ("R-PACK-5", "You have shown melds to take the pack, so you must take it")
             if not self.stock:
+                if self._check(("pass",)) is not None:  # declining is not open either (R-STOCK-2)
+                    return ("R-STOCK-2", "The stock is empty, so there is nothing to draw, and the top card "
+                            "fits your side's meld, so you may not decline the pack: take it")
                 return ("R-STOCK-2", "The stock is empty: take the pack or decline it")
             return None
         if verb == "pass":
@@ -1148,8 +1193,13 @@ class State:
         if not self.initial[side] or self.freeze_at >= 0 or always:
             frozen_rule = "R-ITAL-4" if always else "R-PACK-4"
             if n < 2:
-                return (frozen_rule, f"You can't take the pack: {self._frozen_reason(side)}, so you need a "
-                        f"natural pair of {KIND_NAMES[top]}; {_holding(hand, top)}")
+                pair = f"You can't take the pack: {self._frozen_reason(side)}, so you need a natural pair of " \
+                    f"{KIND_NAMES[top]}"
+                if len(hand[top]) < 2:
+                    return (frozen_rule, f"{pair}; {_holding(hand, top)}")
+                # the hand holds the pair, the take does not name it: say both, so they do not seem to clash
+                return (frozen_rule, f"{pair} from your hand ({_holding(hand, top)}), and this take uses "
+                        f"{_using(top, n, j, d)}")
             if self.initial[side]:
                 if (n, j, d) != (2, 0, 0):
                     return (frozen_rule, "Take a frozen pack with just the natural pair; add more cards after")
@@ -1487,6 +1537,9 @@ class State:
         if self.phase != MELD:
             return ("R-TURN-2", "Draw from the stock or take the pack before discarding")
         hand = self.hands[seat]
+        if k == RED_THREE and not hand[k]:
+            return ("R-RED-1", "Red threes are never discarded: each one is laid face up in front of your side, "
+                    "so you hold none")
         if not hand[k]:
             return ("R-TURN-2", f"You hold no {KIND_SINGULAR[k]} to discard")
         side = self.sides[seat]

@@ -78,7 +78,6 @@ def test_red_three_has_a_token() -> None:
     ("   ", "empty action"),
     ("meld K Q K", "a meld holds one rank"),
     ("meld", "name the cards"),
-    ("meld JK JK 2", "wild cards are never melded alone"),
     ("take", "name the pile's top card"),
     ("take K Q Q", "a meld holds one rank"),
     ("add", "add one card at a time"),
@@ -105,6 +104,20 @@ def test_malformed_text_raises_notation_error_quoting_it(text: str, why: str) ->
 def test_error_message_example() -> None:
     with pytest.raises(NotationError, match=r"^'meld K Q K': a meld holds one rank"):
         parse_action("meld K Q K")
+
+
+@pytest.mark.parametrize("text, action", [("meld 2 2 JK", ("meld", DEUCE, 2, 1, 0)),
+                                          ("meld JK JK", ("meld", JOKER, 0, 2, 0)),
+                                          ("meld JK JK 2", ("meld", DEUCE, 1, 2, 0))])
+def test_wild_cards_alone_are_an_action_the_engine_refuses_under_r_meld_3(text: str, action: tuple) -> None:
+    """R-MELD-3: wild cards never make a meld on their own.  Typed, they are an action (not a notation
+    error, which would count no try and cite no rule) that the engine refuses with its rule."""
+    assert parse_action(text) == action
+    assert parse_action(format_action(action)) == action
+    state = Game().new_initial_state(seed=1)
+    state.apply(("draw",))
+    err = state.explain(action)
+    assert err is not None and err.rule == "R-MELD-3"
 
 
 @pytest.mark.parametrize("bad", [(), ("draw", 1), ("fold",), ("meld", K, 3), ("discard", 99), ("add", K),

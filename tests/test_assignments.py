@@ -377,3 +377,17 @@ def test_the_puzzle_widget_of_an_item_stays_on_its_puzzle_and_logs_each_attempt(
     assert w.table.run.status == "solved"
     g = grade_log(item, tmp_path)
     assert (g.statuses, g.hints, g.score) == (["failed", "passed"], 1, 3)
+
+
+def test_clicks_and_scoring_answers_are_graded_by_replay(tmp_path):
+    """A refused click (logged as 'press ...') and a scoring level's answers ('answer ...') replay through the
+    engine into the same attempt: the grade comes from the replay, not from the log's word."""
+    item = _item(lesson="melds", level="three-cards", seed=0, points=4)
+    assert play_item(item, [["press meld KH KD 9H"]], tmp_path) == ["passed"]  # an R-MELD-1 refusal
+    assert _log(tmp_path, item)["attempts"][0]["entries"][0]["text"] == "press meld KH KD 9H"
+    assert grade_log(item, tmp_path).solved
+    score = _item(lesson="scoring", level="count-the-hand", seed=0, points=4, id="s")
+    line = ["answer 500 100 100 145 -15 830", "answer 500 100 100 165 -15 850"]
+    assert play_item(score, [line], tmp_path) == ["passed"]
+    g = grade_log(score, tmp_path)
+    assert g.solved and g.score == 4

@@ -126,3 +126,53 @@ def test_course_copies_and_never_overwrites_without_force(tmp_path: Path, capsys
     assert (dest / "lessons" / "FORMAT.md").read_text(encoding="utf-8") == "mine"
     assert main(["course", str(dest), "--force"]) == 0
     assert (dest / "lessons" / "FORMAT.md").read_text(encoding="utf-8") != "mine"
+
+
+SCORING = DEMO.split("[[level]]")[0] + '''
+[[level]]
+id = "count-it"
+title = "Count it"
+goal = "Score the hand."
+par = 1
+position = """
+dealer: E
+turn: S hand_over went-out
+pile: 5H
+N: 4C 9D
+E: 6
+S: -
+W: 5
+melds NS: KH KD KS KC KH KD KS (natural canasta)
+"""
+
+[level.score]
+items = ["canastas", "total"]
+'''
+
+
+def test_play_answers_a_scoring_level_line_by_line(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lesson play --answer`: the wrong line named with the right figure; then right, passed."""
+    (folder / "00-demo.toml").write_text(SCORING, encoding="utf-8")
+    assert main(["lesson", "check", str(folder / "00-demo.toml")]) == 0
+    capsys.readouterr()
+    assert main(["lesson", "play", "demo", "count-it", "--dir", str(folder), "--answer", "500 600",
+                 "--answer", "canastas=500 total=655", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first, second = data["actions"]
+    assert data["score_lines"] == ["canastas", "total"] and first["wrong"] is True
+    assert first["feedback"][0] == "✓ Canasta bonuses: 500."
+    assert first["feedback"][1] == ("✗ Hand total: you wrote 600; it is 655. The bonuses and the points together: "
+                                    "500 + 0 + 100 + 70 - 15 = 655 (R-SCORE-3).")
+    assert second["status"] == "passed" and data["stars"] == 2 and data["tries"] == 2
+    assert main(["lesson", "play", "demo", "count-it", "--dir", str(folder)]) == 2
+    assert "asks for the hand's score: give it with --answer" in capsys.readouterr().err
+
+
+def test_check_names_a_scoring_levels_misplaced_fields(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = SCORING.replace("par = 1\n", "par = 1\nsolutions = [[\"draw\"]]\n").replace("hand_over went-out", "meld")
+    bad = bad.replace("S: -", "S: 7C 7D")
+    (folder / "00-demo.toml").write_text(bad, encoding="utf-8")
+    assert main(["lesson", "check", "--no-play", str(folder / "00-demo.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "level[0].solutions: a scoring level has no 'solutions'" in err
+    assert "level[0].position: a scoring level scores a finished hand" in err

@@ -94,7 +94,10 @@ def test_widget_intents(tmp_path: Path) -> None:
         w = LessonWidget(lesson(), learner="ada", store=store, hint_fn=None)
         assert w.handle({"intent": "act", "text": "take 9 9 9"}) == "passed"
         assert w.view["levels"][0]["stars"] == 3
-        assert w.view["feedback"][-1]["lines"][-1] == "<p>Level passed.</p>"
+        # the conclusion is said once, with the stars and how they were counted, not also in the feedback
+        assert w.view["conclusion"] == "<p>Level passed.</p>"
+        assert "<p>Level passed.</p>" not in w.view["feedback"][-1]["lines"]
+        assert w.view["star_text"].startswith("3 stars: 1 move against a par of 1; no hint.")
         assert w.handle({"intent": "act", "text": "draw"}).startswith("This level is over")
         assert w.handle({"intent": "next"}) == "open" and w.view["index"] == 1
         assert w.handle({"intent": "next"}) == "That was the last level of this lesson."
@@ -125,7 +128,8 @@ def test_widget_press_plans_the_actions_from_clicked_cards(tmp_path: Path) -> No
         assert w.handle({"intent": "press", "button": "meld", "cards": []}) == "Select the cards to meld first."
         assert w.handle({"intent": "press", "button": "take", "cards": ["QH"]}) == "'QH' is not in your hand."
         assert w.handle({"intent": "press", "button": "take", "cards": ["9H", "9C"]}) == "passed"
-        assert w.view["feedback"][-1]["action"] == "take 9 9 9"
+        # the answer is named by the click as the learner made it, and what it played
+        assert w.view["feedback"][-1]["action"] == "Take pack with 9♥ 9♣ (take 9 9 9)"
 
 
 FOUR_KINGS = DEMO.replace('id = "demo"', 'id = "kings"').split("[[level]]")[0] + '''

@@ -134,7 +134,9 @@ def test_a_wrong_move_without_a_failure_is_explained_at_once_by_the_hint() -> No
     r = run.play("discard 4")
     assert not r.wrong and len(seen) == 1  # one explanation per attempt, reused when the level fails
     assert r.status == FAILED
-    assert r.feedback[-1] == "The goal was not reached: Take the pack. Drawing leaves the pack to the others."
+    # the reasons were said at the wrong move: the failure line does not repeat them (the summary keeps them)
+    assert r.feedback[-1] == "The goal was not reached: Take the pack."
+    assert run.message == "The goal was not reached: Take the pack. Drawing leaves the pack to the others."
 
 
 def test_without_search_the_wrong_move_is_compared_with_the_levels_move_in_the_hints_words() -> None:
@@ -146,8 +148,9 @@ def test_without_search_the_wrong_move_is_compared_with_the_levels_move_in_the_h
                           "Drawing leaves the 4-card pack to the others."]
     r = run.play("discard 4")
     assert r.status == FAILED
-    assert r.feedback[-1] == ("The goal was not reached: Take the pack. This level plays take 9 9 9 here, not draw. "
-                              "Drawing leaves the 4-card pack to the others.")
+    assert r.feedback[-1] == "The goal was not reached: Take the pack."
+    assert run.message == ("The goal was not reached: Take the pack. This level plays take 9 9 9 here, not draw. "
+                           "Drawing leaves the 4-card pack to the others.")
 
 
 def test_a_move_off_the_lines_that_still_reaches_the_goal_is_not_wrong() -> None:

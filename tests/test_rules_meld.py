@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from helpers_rules import (
-    ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, JOKER, KING, NINE, QUEEN, SEVEN, TEN, P, ok, refuse,
+    ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, JACK, JOKER, KING, NINE, QUEEN, SEVEN, TEN, P, ok, refuse,
 )
 
 MELD = """
@@ -259,3 +259,16 @@ def test_addition_must_keep_the_meld_valid_R_MELD_8():
     state = P(MELD.replace("melds NS: QS QH QD", "melds NS: QS QH 2D JK 2C"))
     refuse(state, ("add", QUEEN, JOKER), "R-MELD-2")
     refuse(state, ("add", QUEEN, KING), "R-MELD-1")
+
+
+def test_cards_of_two_ranks_are_not_one_meld_R_MELD_1():
+    """R-MELD-1: a meld holds one rank.  A selection of two sevens and a jack is not one meld, and the
+    engine says so naming the cards (a front end asks before it finds the actions)."""
+    state = P(MELD)
+    err = state.explain_one_meld([SEVEN, SEVEN, JACK])
+    assert err is not None and err.rule == "R-MELD-1"
+    assert err.reason == "A meld holds cards of one rank, and these are two 7s and one jack"
+    err = state.explain_one_meld([KING, KING, QUEEN, JOKER, DEUCE])
+    assert err is not None and err.reason.endswith("one queen, two kings and two wild cards")
+    assert state.explain_one_meld([KING, KING, JOKER, DEUCE]) is None
+    assert state.explain_one_meld([JOKER, DEUCE]) is None  # wild cards alone: R-MELD-3's own refusal

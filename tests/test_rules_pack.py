@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from helpers_rules import (
-    ACE, BLACK_THREE, DEUCE, FIVE, JOKER, KING, NINE, RED_THREE, SEVEN, P, ok, refuse,
+    ACE, BLACK_THREE, DEUCE, EIGHT, FIVE, JACK, JOKER, KING, NINE, RED_THREE, SEVEN, P, ok, refuse,
 )
 
 
@@ -199,3 +199,31 @@ def test_named_pack_checks_share_one_check_R_PACK_4():
                             "of 9s; you hold one 9 and one joker [R-PACK-4]")
     assert format_position(s) == before
     assert s.explain(("take", 5, 1, 1, 0)).reason == e.value.reason
+
+
+def test_frozen_take_naming_fewer_than_the_pair_held_says_both_R_PACK_4():
+    """R-PACK-4: a frozen pack taken with one jack while the hand holds two is refused with words that
+    do not clash ("you need a natural pair; you hold 2 jacks" read as a contradiction): the hand's
+    jacks and the cards this take names are both said."""
+    s = P("turn: S draw\npile: 5H 2C 9D JD\nN: 11\nE: 11\nS: JH JS 8C 8D 4S 5S 6S 7S 9S 2D KH\nW: 11\n"
+          "melds NS: KC KD KS\n")
+    err = s.explain(("take", JACK, 1, 0, 0))
+    assert err is not None and err.rule == "R-PACK-4"
+    assert err.reason.endswith("so you need a natural pair of jacks from your hand (you hold 2 jacks and "
+                               "one deuce), and this take uses one jack")
+    err = s.explain(("take", JACK, 0, 0, 0))
+    assert err is not None and err.reason.endswith("and this take uses none of them")
+    # with an 8 on top: one 8 and a deuce named, two 8s and a deuce held
+    s = P("turn: S draw\npile: 5H 2C 9D 8H\nN: 11\nE: 11\nS: JH JS 8C 8D 4S 5S 6S 7S 9S 2D KH\nW: 11\n"
+          "melds NS: KC KD KS\n")
+    err = s.explain(("take", EIGHT, 1, 0, 1))
+    assert err is not None and err.rule == "R-PACK-4"
+    assert "(you hold 2 8s and one deuce), and this take uses one 8 and one deuce" in err.reason
+
+
+def test_a_frozen_take_short_of_the_pair_in_hand_still_says_what_is_held_R_PACK_4():
+    """R-PACK-4: with one jack in hand the refusal says so, as before."""
+    s = P("turn: S draw\npile: 5H 2C 9D JD\nN: 11\nE: 11\nS: JH 8S 8C 8D 4S 5S 6S 7S 9S 2D KH\nW: 11\n"
+          "melds NS: KC KD KS\n")
+    err = s.explain(("take", JACK, 1, 0, 0))
+    assert err is not None and err.reason.endswith("; you hold one jack and one deuce")

@@ -149,3 +149,12 @@ def test_red_threes_settled_at_hand_end_R_RED_5():
     assert ns.red_threes == 200 and ew.red_threes == -100
     assert state.totals == [ns.total, ew.total]
     refuse(state, ("meld", RED_THREE, 3, 0, 0), "R-OUT-4")
+
+
+def test_a_red_three_is_never_discarded_R_RED_1():
+    """R-RED-1: red threes are laid out, never held: discarding one is refused under the red-three
+    rule, not as a card the hand happens to lack (R-TURN-2)."""
+    state = P(FIRST_TURN + "    stock: 62 top 3D 7C 4C\n")
+    ok(state, ("discard", FIVE))
+    ok(state, ("draw",))
+    refuse(state, ("discard", RED_THREE), "R-RED-1", "never discarded")

@@ -64,6 +64,9 @@ def test_forced_take_when_top_card_fits_a_meld_R_STOCK_2():
     assert state.current_seat == "W" and state.phase == "draw"
     refuse(state, ("draw",), "R-STOCK-2", "stock is empty")
     refuse(state, ("pass",), "R-STOCK-2", "must take")
+    # the draw's refusal never offers declining, which is refused too here
+    assert "decline it" not in state.explain(("draw",)).reason
+    assert "may not decline the pack" in state.explain(("draw",)).reason
     assert ("take", SEVEN, 0, 0, 0) in state.legal_actions()
     assert ("pass",) not in state.legal_actions()
     ok(state, ("take", SEVEN, 0, 0, 0))

@@ -137,7 +137,7 @@ def test_take_pack_with_selected_pair_and_add_to_meld():
     assert q["w"] == 1
     # a natural card goes to its own meld without asking
     select(t, "9D")
-    assert t.handle({"intent": "add"}).startswith("[R-MELD-8]")
+    assert t.handle({"intent": "add"}).startswith("Add 9♦: [R-MELD-8]")
 
 
 def test_take_without_selection_adds_top_card_to_meld():
@@ -290,12 +290,15 @@ def test_invalid_meld_reports_first_refusal_and_leaves_state():
     before = format_position(t.state)
     select(t, "6H", "6C")
     msg = t.handle({"intent": "meld"})
-    assert msg.startswith("[R-MELD-"), msg
-    assert t.view["buttons"]["meld"]["title"] == msg
+    # the refusal names the cards the learner selected, then the engine's rule and reason
+    assert msg.startswith("Meld 6♥ 6♣: [R-MELD-"), msg
+    assert msg.endswith(": " + t.view["buttons"]["meld"]["title"])
     select(t, "9S", "9H", "QS", "JK")
-    assert t.handle({"intent": "meld"}).startswith("[R-MELD-1]")
+    # cards of two ranks: not one meld, said for the whole selection (R-MELD-1), no card dropped
+    assert t.handle({"intent": "meld"}) == ("Meld 9♠ 9♥ Q♠ JK: [R-MELD-1] A meld holds cards of one rank, and "
+                                            "these are two 9s, one queen and one wild card")
     select(t, "3C", "JK")
-    assert t.handle({"intent": "meld"}).startswith("[R-")
+    assert t.handle({"intent": "meld"}).startswith("Meld 3♣ JK: [R-")
     assert format_position(t.state) == before
 
 

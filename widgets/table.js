@@ -193,8 +193,9 @@ function pileHTML(v, four) {
     else if (p.frozen_us) note = "frozen for us until our initial meld";
     if (p.blocked) note = "blocked: a wild card or a three is on top";
   }
-  const label = `discard pile: ${countText({ count: p.size })}${p.frozen_all ? ", frozen" : ""}${p.down ? `, ${countText({ count: p.down })} face down` : ""}${p.top ? ", top card " + cardLabel(p.top) : ""}`;
-  return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${withRuleLinks(note)}</div>` : ""}</div>`;
+  const label = `discard pile: ${countText({ count: p.size })}${p.frozen_all ? ", frozen" : ""}${p.top && p.freezer ? `, the ${cardLabel(p.freezer)} set crosswise` : ""}${p.down ? `, ${countText({ count: p.down })} face down` : ""}${p.top ? ", top card " + cardLabel(p.top) : ""}`;
+  const crosswise = p.top && p.freezer ? " ct-crosswise" : "";
+  return `${stock}<div class="ct-pile${p.frozen_all ? " ct-frozen" : ""}" aria-label="${esc(label)}"><div class="ct-pile-cards${crosswise}">${inner}</div><div class="ct-caption">Pile <span class="ct-pile-size">${p.size}</span></div>${note ? `<div class="ct-pile-note">${withRuleLinks(note)}</div>` : ""}</div>`;
 }
 
 function variantScoreHTML(v) {

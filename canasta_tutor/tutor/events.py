@@ -86,12 +86,15 @@ class HandOverEvent(Event):
 
 @dataclass(frozen=True)
 class RefusedEvent(Event):
-    """An action the learner tried and the engine refused, with its rule."""
+    """An action the learner tried and the engine refused, with its rule.  ``press`` is the click as the
+    learner made it ("Meld 7♠ 7♣ J♥") when the refusal answers a button, not typed text; ``action`` is
+    then the engine action that was refused for it (the first of the planner's steps)."""
 
     action: tuple[Any, ...] = ()
     notation: str = ""
     rule: str = ""
     reason: str = ""
+    press: str = ""
     kind: EventKind = field(init=False, default="refused")
 
 

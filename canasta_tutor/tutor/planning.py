@@ -38,8 +38,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARD_KIND, DEUCE, JOKER
+from ..cards import ALL_CARD_CODES, CARD_KIND, DEUCE, JOKER, KIND_NAMES, sort_key
 from ..samba import CARD_SUIT, SambaState
+from ..actions import format_action
 from ..errors import IllegalActionError
 from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
 
@@ -51,10 +52,15 @@ _MAX_ASSIGNMENTS = 256
 
 @dataclass(frozen=True)
 class Plan:
-    """The engine actions for one button press; ``cards`` are the selected card ids that move."""
+    """The engine actions for one button press; ``cards`` are the selected card ids that move.
+
+    ``note`` says what the press did beyond its button's label, in the engine's words where a rule
+    is why (Meld on a rank the side has melded adds the cards, R-MELD-7; Go out plays the whole
+    turn); empty when the press did just what its label says."""
 
     actions: tuple[Action, ...]
     cards: tuple[int, ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,41 @@ class Guidance:
 
 
 Outcome = Plan | IllegalActionError | Guidance
+
+#: a button's word in the sentence that names a press ("Take pack with 9♠ 9♥")
+PRESS_WORDS = {"draw": "Draw", "take": "Take pack", "meld": "Meld", "add": "Add", "discard": "Discard",
+               "ask": "Ask partner", "go_out": "Go out", "yes": "Yes", "no": "No", "new_hand": "New hand",
+               "join": "Join"}
+
+
+def press_text(button: str, cards: Sequence[int] = (), target: int | None = None, samba: bool = False) -> str:
+    """The learner's press as the learner made it: the button and the cards selected, never the
+    actions a planner made of it ("Take pack with 9♠ 9♥", "Meld 7♠ 7♣ J♥", "Take pack, nothing
+    selected", "Go out").  ``target`` is the meld clicked (its kind, or in Samba its number).
+
+    >>> from canasta_tutor.cards import parse_card
+    >>> press_text("meld", [parse_card(c) for c in ("7S", "7C", "JH")])
+    'Meld 7♠ 7♣ J♥'
+    >>> press_text("take"), press_text("take", [parse_card("9S"), parse_card("9H")])
+    ('Take pack, nothing selected', 'Take pack with 9♠ 9♥')
+    >>> from canasta_tutor.cards import parse_kind
+    >>> press_text("add", [parse_card("2C")], target=parse_kind("K"))
+    'Add 2♣ to the kings'
+    """
+    from .view import card_text
+
+    word = PRESS_WORDS.get(button, button[:20].capitalize())
+    names = " ".join(card_text(ALL_CARD_CODES[c]) for c in sorted(cards, key=sort_key))
+    onto = ""
+    if target is not None:
+        onto = f" to m{target + 1}" if samba else f" to the {KIND_NAMES[target]}"
+        if button == "take":
+            onto = f" onto m{target + 1}" if samba else f" onto the {KIND_NAMES[target]}"
+    if button in ("take", "meld", "add", "discard") and not names:
+        return f"{word}{onto}, nothing selected"
+    if button == "take" and names:
+        return f"{word}{onto} with {names}"
+    return f"{word} {names}{onto}".replace("  ", " ").strip() if names else word + onto
 
 
 def check_sequence(state: State, actions: Sequence[Action]) -> IllegalActionError | None:
@@ -84,12 +125,17 @@ def turn_refusal(state: State, seat: int, action: Action) -> IllegalActionError 
     return state.explain_for(seat, action)
 
 
-def plan_button(state: State, seat: int, button: str, cards: Sequence[int], target: int | None = None) -> Outcome:
+def plan_button(state: State, seat: int, button: str, cards: Sequence[int], target: int | None = None,
+                step_by_step: bool = False) -> Outcome:
     """Plan one button press of ``seat`` with the selected physical ``cards`` (card ids).
 
     ``target`` is the kind of the meld clicked for ``add``.  The result is a
     :class:`Plan` whose every action the engine accepts in order, the engine's
-    refusal, or :class:`Guidance`.
+    refusal, or :class:`Guidance`.  The press means what was selected: every selected card is
+    used or the press is refused, and a refusal is the engine's for the learner's own cards.
+
+    ``step_by_step``: a button does only what its label says (a lesson that teaches the step):
+    Meld on a rank the side has melded is the meld the engine refuses (R-MELD-7), not additions.
     """
     cards = tuple(cards)
     kinds = [CARD_KIND[c] for c in cards]
@@ -119,12 +165,50 @@ def plan_button(state: State, seat: int, button: str, cards: Sequence[int], targ
     if button == "meld":
         if not kinds:
             return Guidance("Select the cards to meld first.")
-        return _best_of(state, _meld_candidates(state, seat, kinds), cards)
+        return _plan_meld(state, seat, kinds, cards, step_by_step)
     if button == "add":
         return _plan_add(state, seat, cards, kinds, target)
     if button == "go_out":
         return plan_go_out(state, seat)
     return Guidance(f"Unknown button {button[:20]!r}.")
+
+
+def _plan_meld(state: State, seat: int, kinds: list[int], cards: tuple[int, ...], step_by_step: bool) -> Outcome:
+    """Meld the selection: one meld per rank (several ranks make several melds, R-MELD-6).  Cards that
+    cannot make their melds are refused for the selection as a whole: several ranks that are not each a
+    meld are "not one meld" (R-MELD-1), never a meld of some of the cards with the others dropped."""
+    outcome = _best_of(state, _meld_candidates(state, seat, kinds, step_by_step), cards)
+    if isinstance(outcome, IllegalActionError):
+        group = state.explain_one_meld(kinds)
+        if group is not None and outcome.rule in ("R-MELD-1", "R-MELD-2", "R-MELD-3", "R-MELD-6"):
+            # the refused step is kept as its action: a log replays it into the same refusal's rule
+            return IllegalActionError(group.rule, group.reason, outcome.action)
+        return outcome
+    if isinstance(outcome, Plan):
+        # a rank the side has melded: Meld added the cards to it; say so with the engine's reason
+        own = state.melds[state.sides[seat]]
+        added = sorted({a[1] for a in outcome.actions if a[0] == "add" and a[1] in own})
+        notes = []
+        for k in added:
+            nat = sum(1 for x in kinds if x == k)
+            err = state.explain(("meld", k, *_three(nat, kinds.count(JOKER), kinds.count(DEUCE))))
+            if err is not None and err.rule == "R-MELD-7":
+                notes.append(f"Meld added the cards to your meld, as the rules ask: {_lower(err.reason)} "
+                             f"[{err.rule}].")
+        if notes:
+            return Plan(outcome.actions, outcome.cards, " ".join(notes))
+    return outcome
+
+
+def _three(n: int, j: int, d: int) -> tuple[int, int, int]:
+    """The first three cards of a new meld of ``n`` naturals and wild cards (R-MELD-6's steps)."""
+    if n >= 3 or not (j or d):
+        return (min(n, 3), 0, 0)
+    return (n, min(j, 3 - n), min(d, max(0, 3 - n - j)))
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _probe_action(state: State, button: str, kinds: list[int]) -> Action:
@@ -157,11 +241,12 @@ def _best_of(state: State, candidates: Iterator[list[Action]], cards: tuple[int,
 
 
 # ----------------------------------------------------------------- melds
-def kind_sequence(state: State, side: int, k: int, n: int, j: int, d: int) -> list[Action]:
+def kind_sequence(state: State, side: int, k: int, n: int, j: int, d: int, step_by_step: bool = False) -> list[Action]:
     """Actions that put ``n`` naturals of kind ``k``, ``j`` jokers and ``d`` deuces down on one meld:
-    additions to the side's meld, or a new three-card meld and then additions."""
+    additions to the side's meld, or a new three-card meld and then additions (``step_by_step``: a
+    new meld even where the side has one, which the engine refuses)."""
     seq: list[Action] = []
-    if k not in state.melds[side]:
+    if step_by_step or k not in state.melds[side]:
         if n >= 3:
             base = (3, 0, 0)
         elif n == 2 and j:
@@ -186,7 +271,8 @@ def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[i
         yield out
 
 
-def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list[Action]]:
+def _meld_candidates(state: State, seat: int, kinds: list[int], step_by_step: bool = False
+                     ) -> Iterator[list[Action]]:
     side = state.sides[seat]
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
@@ -195,14 +281,15 @@ def _meld_candidates(state: State, seat: int, kinds: list[int]) -> Iterator[list
             # deuces alone are a meld of their own rank in Italian Canasta (R-ITAL-6)
             yield kind_sequence(state, side, DEUCE, len(wilds), 0, 0)
             return
-        # wild cards alone: the engine's own refusal of such a meld
-        yield [("meld", JOKER, 0, wilds.count(JOKER), wilds.count(DEUCE))]
+        # wild cards alone: the engine's own refusal of such a meld (R-MELD-3), as the notation writes it
+        deuces = wilds.count(DEUCE)
+        yield [("meld", DEUCE, deuces, len(wilds) - deuces, 0) if deuces else ("meld", JOKER, 0, len(wilds), 0)]
         return
     order = sorted(nat)
     for assignment in _assignments(order, wilds):
         seq: list[Action] = []
         for k, j, d in assignment:
-            seq += kind_sequence(state, side, k, nat[k], j, d)
+            seq += kind_sequence(state, side, k, nat[k], j, d, step_by_step)
         yield seq
 
 
@@ -241,10 +328,9 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     top = CARD_KIND[state.pile[-1]]
     own = state.melds[side]
     if not kinds:
-        takes = [a for a in state.legal_actions() if a[0] == "take"] if state.actor == seat else []
-        if takes:
-            return Plan((min(takes, key=lambda a: (a[3] + a[4], a[2])),), ())
-        return _checked(state, [("take", top, 2, 0, 0)], ())
+        # nothing selected: no card from the hand, so the top card alone onto the side's meld (R-PACK-2's
+        # third way), or the engine's reason why not (no such meld, a frozen pack, R-PACK-7...)
+        return _checked(state, [("take", top, 0, 0, 0)], ())
     sel = Counter(kinds)
     n, j, d = sel.pop(top, 0), sel.pop(JOKER, 0), sel.pop(DEUCE, 0)
     others = [k for k in kinds if k not in (top, JOKER, DEUCE)]
@@ -448,8 +534,11 @@ def plan_go_out(state: State, seat: int) -> Outcome:
     found = dfs(state.copy(), [])
     if not found:
         return Guidance("No way to go out was found in time: meld your cards one by one.")
-    return Plan(tuple(found), tuple(c for k in state.hands[seat] for c in k))
+    steps = [format_action(a) for a in found]
+    note = f"Go out played your whole turn for you, {len(steps)} moves: {', '.join(steps)}." if len(steps) > 1 else ""
+    return Plan(tuple(found), tuple(c for k in state.hands[seat] for c in k), note)
 
 
-__all__ = ["Plan", "Guidance", "Outcome", "plan_button", "plan_go_out", "plan_join", "check_sequence", "kind_sequence",
+__all__ = ["Plan", "Guidance", "Outcome", "plan_button", "press_text", "PRESS_WORDS",
+           "plan_go_out", "plan_join", "check_sequence", "kind_sequence",
            "turn_refusal", "BUTTONS"]

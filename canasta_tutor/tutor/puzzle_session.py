@@ -224,7 +224,7 @@ class PuzzleTable:
                 break
             if isinstance(e, RefusedEvent) and e.seat == SEATS[run.seat]:
                 self.verdicts.append(self.judge.refused(e.action, IllegalActionError(e.rule, e.reason,
-                                                                                     e.action or None)))
+                                                                                     e.action or None), e.press))
             elif isinstance(e, ActionEvent) and e.seat == SEATS[run.seat] and e.action[0] != "deal":
                 self.verdicts.append(self.judge.play(e.action))
         if self.timed is not None and run.over and self.verdicts:

@@ -43,7 +43,7 @@ from ..variants import Variant, get_variant
 from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
 from .eventlog import apply_and_record, hand_score_text, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
-from .planning import Guidance, Plan, plan_button, plan_join
+from .planning import Guidance, Plan, plan_button, plan_join, press_text
 from .view import TableUI, build_view, card_text, player_name, plural, seat_name, side_order
 
 Policy = Callable[[Observation], tuple]
@@ -173,17 +173,24 @@ class TableSession:
         self.message, self.message_kind, self.message_rule = text, kind, rule
         return text
 
-    def _refuse(self, err: IllegalActionError, action: Action = ()) -> str:
+    def _refuse(self, err: IllegalActionError, action: Action = (), press: str = "", lead: bool = True) -> str:
+        """Record and show the engine's refusal; ``press`` names the click it answers ("Meld 7♠ 7♣ J♥"),
+        which (with ``lead``) then leads the message, so the learner reads the cards they chose, not a
+        planner's step."""
         act: Action = action or (err.action if isinstance(err.action, tuple) else ())
+        text = f"[{err.rule}] {err.reason}"
+        if press and lead:
+            text = f"{press}: {text}"
         self.events.append(RefusedEvent(index=len(self.events), seat=self.variant.seats[self.me],
-                                        text=f"[{err.rule}] {err.reason}", action=tuple(act),
-                                        notation=_notation(act), rule=err.rule, reason=err.reason))
-        return self._say(f"[{err.rule}] {err.reason}", "error", err.rule)
+                                        text=text, action=tuple(act), notation=_notation(act), rule=err.rule,
+                                        reason=err.reason, press=press))
+        return self._say(text, "error", err.rule)
 
-    def refuse(self, err: IllegalActionError, action: Action = ()) -> str:
+    def refuse(self, err: IllegalActionError, action: Action = (), press: str = "") -> str:
         """Record the engine's refusal ``err`` of the learner's ``action`` (a :class:`RefusedEvent`) and
-        show it; returns the message.  For a front end that checks or plans actions itself (lessons)."""
-        return self._refuse(err, action)
+        show it; returns the message.  For a front end that checks or plans actions itself (lessons);
+        ``press`` names the click when the refusal answers one."""
+        return self._refuse(err, action, press)
 
     def _greet(self) -> None:
         s = self.state
@@ -192,7 +199,7 @@ class TableSession:
             we = s.totals[side] > max(s.totals[o] for o in others)
             self._say(("You won the game! " if we else "They won the game. ") + "Click New hand for a new game.", "ok")
         elif s.phase == HAND_OVER:
-            r = s.hand_results[-1]
+            r = s.hand_results[-1] if s.hand_results else s.score_hand()  # a finished hand set up as a position
             who = r.went_out
             head = (f"{_cap(self._name(self.variant.seats.index(who)))} went out"
                     + (" concealed" if r.concealed else "")) if who else "The stock ran out"
@@ -267,7 +274,11 @@ class TableSession:
         seat = self.state.actor if button == "new_hand" and self.state.phase == HAND_OVER else self.me
         outcome = plan_button(self.state, seat if seat is not None else self.me, button, cards, target)
         if isinstance(outcome, IllegalActionError):
-            return self._refuse(outcome)
+            # a press of cards (or Take pack, which means the top card alone when nothing is selected) is
+            # answered naming what was selected
+            named = bool(cards) or button == "take"
+            return self._refuse(outcome, press=press_text(button, cards, target, bool(self.variant.sequences)),
+                                lead=named)
         if isinstance(outcome, Guidance):
             self.choose_meld = outcome.choose_meld
             self.choose_for = button if outcome.choose_meld else None
@@ -382,6 +393,8 @@ class TableSession:
         self.last_action = snapshot[2]
         self._bump(action=True)
         text = self._describe_turn(button, first)
+        if plan.note:  # the press did more than its label says: say what
+            text = self._say(f"{text} {plan.note}", self.message_kind, self.message_rule)
         self._advance_hint()
         if before_obs is not None and plan.actions and plan.actions[0] != ("deal",):
             self.coach_pending = (before_obs, tuple(plan.actions), seen)  # the whole click, not its first step

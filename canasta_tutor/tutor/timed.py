@@ -129,9 +129,10 @@ class TimedRun:
         served.  Raises :class:`TrainerError` once the time is up."""
         return self._judge(lambda: self.run.play(action))
 
-    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError) -> Verdict:
-        """A move the engine refused: shown with its rule; the puzzle stays open (no miss, no penalty)."""
-        return self._judge(lambda: self.run.refused(action, err))
+    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
+        """A move the engine refused: shown with its rule; the puzzle stays open (no miss, no penalty;
+        ``press``: the click, as :meth:`PuzzleRun.refused` shows it)."""
+        return self._judge(lambda: self.run.refused(action, err, press))
 
     def give_up(self) -> Verdict:
         """Skip the puzzle on the table: a miss (it costs the penalty), then the next one."""

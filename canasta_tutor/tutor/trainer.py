@@ -283,9 +283,11 @@ class PuzzleRun:
         return self._finish(Verdict(text, MISSED, False, f"Not this: {text}. The answer was {format_action(answer)}.",
                                     explanation, figures=figures))
 
-    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError) -> Verdict:
+    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
         """A move the engine refuses: not a miss.  The refusal with its rule number is shown and the
-        puzzle stays open, as in the lessons; the try is kept with the attempt."""
+        puzzle stays open, as in the lessons; the try is kept with the attempt.  ``press`` names the click
+        the refusal answers ("Add J♥ J♠"): the verdict names it, not the planner's step, which the log
+        keeps so that a replay meets the same refusal."""
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}: go on to the next one")
         try:
@@ -294,7 +296,8 @@ class PuzzleRun:
             text = str(action)
         self.tried.append({"kind": "refused", "text": text or "?", "rule": err.rule, "reason": err.reason})
         refusal = f"[{err.rule}] {err.reason.rstrip('.')}."
-        v = Verdict(text, OPEN, False, f"Not allowed: {text or 'that move'}. {refusal} Try again.", refusal,
+        said = press or text or "that move"
+        v = Verdict(press or text, OPEN, False, f"Not allowed: {said}. {refusal} Try again.", refusal,
                     rule=err.rule, legal=False)
         self.verdicts.append(v)
         return v
@@ -517,10 +520,10 @@ class Trainer:
             self._finished()
         return v
 
-    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError) -> Verdict:
+    def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
         """A move the engine refused (a planner found it illegal): shown with its rule; the puzzle stays
         open (a try, not a miss)."""
-        v = self._current().refused(action, err)
+        v = self._current().refused(action, err, press)
         if v.status != OPEN:
             self._finished()
         return v
@@ -635,12 +638,18 @@ class ThemeOverview:
 
         body = "".join(f"<tr><td><code>{html.escape(r['theme'])}</code></td><td>{html.escape(r['meaning'])}</td>"
                        f"<td>{r['puzzles']}</td><td>{r['solved']} / {r['tried']}</td></tr>" for r in self.rows())
-        return ('<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
+        return (f'<p class="cp-themes-totals">{html.escape(self.totals())}</p>'
+                '<table class="cp-themes-page"><thead><tr><th>Theme</th><th>What it trains</th><th>Puzzles</th>'
                 f"<th>You solved</th></tr></thead><tbody>{body}</tbody></table>")
 
+    def totals(self) -> str:
+        """One line for the library, counted from its files: ``556 puzzles in 26 themes``."""
+        n, themes = len(self.trainer.puzzles), len(self.rows())
+        return f"{n} puzzle{'s' if n != 1 else ''} in {themes} theme{'s' if themes != 1 else ''}"
+
     def __repr__(self) -> str:
-        return "\n".join(f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
-                         f"solved {r['solved']} of {r['tried']}" for r in self.rows())
+        return "\n".join([self.totals()] + [f"{r['theme']}: {r['puzzles']} puzzle{'' if r['puzzles'] == 1 else 's'}, "
+                                            f"solved {r['solved']} of {r['tried']}" for r in self.rows()])
 
 
 __all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",

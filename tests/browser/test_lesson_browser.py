@@ -19,6 +19,7 @@ import time
 
 import pytest
 from playwright.sync_api import expect
+from table_page import inside_viewport
 
 from canasta_tutor.actions import parse_action
 from canasta_tutor.tutor.lessons.player import find_lesson
@@ -64,11 +65,13 @@ def _click_cards(page, tokens: list[str]) -> None:
 
 
 def play_by_clicks(page, text: str, refused: bool = False) -> None:
-    """Play one action of the notation by clicking cards, a meld and a button (typed if illegal)."""
+    """Play one action of the notation by clicking cards, a meld and a button (typed if illegal, unless it is
+    a button with nothing selected: Draw, or Take pack for the top card alone onto the side's meld)."""
     before = _feedback_count(page)
     words = text.split()
     verb = words[0]
-    if refused:  # the planner would stop an illegal selection before it is sent: type it instead
+    if refused and not (verb in ("draw", "pass") or (verb == "take" and len(words) == 2)):
+        # an illegal selection the planner would refuse as another press: type it instead
         page.locator(f"{ROOT} .cl-input").fill(text)
         page.locator(f"{ROOT} button.cl-primary").click()
     elif verb in ("draw", "ask", "yes", "no", "pass"):
@@ -98,17 +101,30 @@ def test_taking_the_pack_lesson_by_clicks(lab):
     root = page.locator(ROOT)
     expect(root).to_have_count(1)
 
+    # the lesson's own introduction is shown, and a rule number in the lesson's words opens the rule
+    expect(root.locator(".cl-intro")).to_be_visible()
+    expect(root.locator(".cl-intro")).to_contain_text("Instead of drawing from the stock")
+    root.locator('.cl-rule-link[data-rule="R-PACK-2"]').first.click()
+    rule = root.locator('.cl-rule-panel[data-rule="R-PACK-2"]')
+    expect(rule).to_be_visible()
+    expect(rule.locator(".cl-rule-text")).to_contain_text("three ways")
+    rule.locator(".cl-rule-close").click()
+    expect(rule).to_have_count(0)
+
     for n, level in enumerate(lesson.levels):
         expect(root).to_have_attribute("data-level", level.id)
         run = LevelRun(level, 0, hint_fn=None)  # the widget's seed is 0
         line = run.solutions[0]
         if n == 0:
-            # one deliberate mistake: discarding before drawing
+            # one deliberate mistake: discarding before drawing; the answer names the click and lands in view
             rank = next(c[0] for c in run.state.hand("S") if c != "JK")
             play_by_clicks(page, f"discard {rank}")
             last = root.locator(".cl-feedback li").last
             expect(last).to_contain_text("[R-TURN-2]")
             expect(last).to_have_class("cl-refused")
+            expect(last.locator("strong")).to_contain_text("Discard ")
+            page.wait_for_timeout(300)
+            assert inside_viewport(last.bounding_box(), page.viewport_size), "the answer landed off screen"
         if n + 1 == len(lesson.levels):
             # a legal but wrong move: drawing gives up the pack; it is answered at once, the level still open
             play_by_clicks(page, "draw")
@@ -117,8 +133,15 @@ def test_taking_the_pack_lesson_by_clicks(lab):
             expect(last).to_contain_text("You drew")
             expect(last).to_contain_text("take ")  # the better move, named by the level or the hint
             expect(root).to_have_attribute("data-status", "open")
+            before = root.locator(".ct-seat-bottom .ct-hand .ct-card").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
             root.locator("button[data-intent=retry]").click()
             expect(root.locator(".cl-feedback li")).to_have_count(0)
+            # a generated level deals a new hand on each try, as its goal says (the next seed)
+            expect(root.locator(".cl-deal")).to_contain_text("deal 1")
+            run = LevelRun(level, 1, hint_fn=None)
+            line = run.solutions[0]
+            assert sorted(run.state.hand("S")) != sorted(before) or run.setup_text != LevelRun(level, 0).setup_text
         for text in line:
             illegal = run.state.explain(parse_action(text)) is not None
             play_by_clicks(page, text, refused=illegal)
@@ -126,8 +149,21 @@ def test_taking_the_pack_lesson_by_clicks(lab):
         expect(root).to_have_attribute("data-status", "passed")
         stars = 2 if n == 0 else 3  # the mistake went over par on the first level
         expect(root.locator(".cl-stars")).to_have_attribute("data-stars", str(stars))
+        # the conclusion is said once, with how the stars were counted
+        conclusion = run.fill(level.conclusion)
+        assert root.inner_text().count(conclusion) == 1, conclusion
+        expect(root.locator(".cl-star-text")).to_contain_text(f"{stars} stars: ")
+        if level.id == "one-card-each":  # Take pack with nothing selected: the top king onto the kings
+            expect(root.locator(".cl-feedback li").last.locator("strong")).to_have_text(
+                "Take pack, nothing selected")
+            expect(root.locator(".cl-feedback li").last).to_contain_text("[R-PACK-7]")
         if n + 1 < len(lesson.levels):
             root.locator("button[data-intent=next]").click()
+    # the end of the lesson says so, and names the next lesson with a link to its notebook
+    complete = root.locator(".cl-complete")
+    expect(complete).to_contain_text("Lesson complete.")
+    expect(complete.locator(".cl-next-lesson a")).to_have_text("Canastas")
+    expect(complete.locator(".cl-next-lesson a")).to_have_attribute("href", "07-canastas.ipynb")
     done = lab.screenshot("lesson-taking-the-pack-done", full_page=True)
     print(f"screenshot: {done}")
     levels = root.locator(".cl-levels button")

@@ -158,7 +158,8 @@ def test_play_a_turn_by_clicking(lab):
     why = t.button("meld").get_attribute("title")
     assert why.startswith("[R-MELD-"), why  # the engine's own check, shown on hover
     t.click(t.button("meld"), force=True)
-    expect(t.message()).to_have_text(why)
+    # the refusal names the cards selected, then the engine's rule and reason
+    expect(t.message()).to_have_text(f"Meld {card_text('6H')} {card_text('6C')}: {why}")
     t.click(t.loc(".ct-my-hand .ct-card.ct-selected").first)
     t.click(t.loc(".ct-my-hand .ct-card.ct-selected").first)
     expect(t.loc(".ct-my-hand .ct-card.ct-selected")).to_have_count(0)
@@ -365,6 +366,15 @@ def test_cards_clicked_are_cards_moved_over_a_whole_hand(lab):
         pytest.fail("the hand did not end within 400 steps")
     expect(table).to_have_attribute("data-phase", re.compile("hand_over|game_over"))
     sizes.append(view_bytes(page))
+    # the table talk's numbers keep every digit from 10 up: the list's margin holds its widest number
+    entries = t.loc(".ct-log li").count()
+    assert entries >= 10, entries
+    room, widest = t.loc(".ct-log").evaluate(
+        """ol => { const cs = getComputedStyle(ol.querySelector('li')); const c = document.createElement('canvas')
+                   .getContext('2d'); c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+                   return [parseFloat(getComputedStyle(ol).paddingLeft),
+                           c.measureText(`${ol.children.length}. `).width]; }""")
+    assert room >= widest, f"{entries} entries: numbers need {widest:.1f} px, the list leaves {room:.1f} px"
     t.loc(".ct-controls").scroll_into_view_if_needed()
     lab.screenshot("hand-1-over")
     median, largest = t.median_ms(), max(sizes)

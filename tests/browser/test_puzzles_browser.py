@@ -43,6 +43,10 @@ def test_solve_one_fail_one_and_the_rating_moves(lab):
     page = lab.open(NOTEBOOK)
     lab.run_all_cells()
     assert lab.errors() == []
+    # Run All opens one trainer (one rating on the page) and starts no timed run
+    expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .cp-root")).to_have_count(1)
+    expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .cp-rating")).to_have_count(1)
+    assert "timed run" not in kernel_print(page, "print(trainer.status())")
     out = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output").filter(
         has=page.locator(".cp-root")).first
     panel, table = out.locator(".cp-root"), out.locator(".ct-root")

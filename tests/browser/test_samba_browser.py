@@ -7,7 +7,8 @@ two sets of queens (m1, m3) and two of kings (m2, m4).  South's turn, only by cl
 
 1. Take: the queen fits two sets, so the table asks for a meld; a click on m1 plays ``take Q on m1``.
 2. 7H 8H 9H selected, Meld: ``run 7H 8H 9H``, a sequence shown as meld m5.
-3. 9C selected, a click on the sequence m5: the engine's refusal, its rule number a link (R-SAMBA-3).
+3. 9C selected, a click on the sequence m5: the click named, then the engine's refusal, its rule number a link
+   (R-SAMBA-3).
 4. KC selected, a click on m2: ``put K on m2``.
 5. Join, then Enter on m3 (picked: pressed), then a click on m1: ``join m3 into m1``.
 6. 4C selected, Discard; the bots play and it is South's turn again.
@@ -194,7 +195,9 @@ def test_a_samba_turn_by_clicking_with_a_sequence_and_a_join(lab, jupyter_server
     rule, reason = json.loads(kernel_print(page, (
         "import json; from canasta_tutor.actions import parse_action; "
         f"e = {NAME}.state.explain(parse_action('put 9 on m5')); print(json.dumps([e.rule, e.reason]))")))
-    assert view["message"] == f"[{rule}] {reason}" and view["message_kind"] == "error" and rule.startswith("R-")
+    # the click named as it was made (the card and the meld clicked), then the engine's rule and reason
+    assert view["message"] == f"Add 9♣ to m5: [{rule}] {reason}" and view["message_kind"] == "error"
+    assert rule.startswith("R-")
     expect(t.loc(f'.ct-message .ct-rule-link[data-rule="{rule}"]')).to_have_count(1)
     t.click(t.loc(".ct-my-hand .ct-card.ct-selected"))  # unselect the nine
 

@@ -49,7 +49,7 @@ def play_item(item: Item, attempts: Sequence[Sequence[str]], log_dir: str | Path
     ``failed``).  Steps after an attempt ends are skipped."""
     if item.kind == PUZZLE:
         return _play_puzzle(item, attempts, log_dir)
-    player = LessonPlayer(item_lesson(item), "student", None, item.seed, hint_fn=None)
+    player = LessonPlayer(item_lesson(item), "student", None, item.seed, hint_fn=None, new_deals=False)
     recorder = ItemRecorder(item, log_dir)
     statuses = []
     for n, steps in enumerate(attempts):

@@ -50,9 +50,24 @@ def check_level_play(level: Level, seeds: Iterable[int] = (0,), lines: _Lines | 
             problems.append(_problem(lines, level, ["position" if not level.generated else "generate"],
                                      f"cannot set up the level: {e}"))
             continue
-        problems += _check_solutions(level, seed, lines)
+        if level.scoring:
+            problems += _check_score(level, lines)
+        else:
+            problems += _check_solutions(level, seed, lines)
         problems += _check_wrong(level, seed, lines)
     return problems
+
+
+def _check_score(level: Level, lines: _Lines) -> list[Problem]:
+    """A scoring level: the engine's own score, given as the answer, passes it."""
+    run = LevelRun(level, 0, hint_fn=None)
+    if run.question is None or not run.question.items:
+        return [_problem(lines, level, ["score"], "this scoring level asks for no line of the score")]
+    r = run.answer(run.question.right_answer())
+    if run.status != PASSED:
+        return [_problem(lines, level, ["score"], f"the hand's own score does not pass: {' | '.join(r.feedback)}"
+                         [:300])]
+    return []
 
 
 def _seed_note(level: Level, seed: int) -> str:
@@ -123,7 +138,16 @@ def _check_wrong(level: Level, seed: int, lines: _Lines) -> list[Problem]:
 
 def solve(level: Level, seed: int = 0, max_nodes: int = 4000) -> SearchResult:
     """Search the learner's action sequences (at most ``par`` long) for one that passes the level
-    (see :func:`~canasta_tutor.tutor.lessons.runner.search_pass`)."""
+    (see :func:`~canasta_tutor.tutor.lessons.runner.search_pass`); a scoring level's one answer is the
+    hand's own score."""
+    if level.scoring:
+        run = LevelRun(level, seed, hint_fn=None)
+        answer = "answer " + run.question.right_answer() if run.question is not None else ""
+        return SearchResult([answer] if answer else None, 1, not answer)
+    return _solve(level, seed, max_nodes)
+
+
+def _solve(level: Level, seed: int = 0, max_nodes: int = 4000) -> SearchResult:
     root = LevelRun(level, seed, hint_fn=None)
     root.judge_wrong = False
     return search_pass(root, level.par, max_nodes)

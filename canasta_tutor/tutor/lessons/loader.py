@@ -10,9 +10,9 @@ the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Pro
 demo.toml:5: level[0].title: required, but missing
 demo.toml:5: level[0].goal: required, but missing
 demo.toml:5: level[0].par: required, but missing
+demo.toml:5: level[0]: give exactly one setup: 'position' or 'generate'
 demo.toml:5: level[0].success: required, but missing
 demo.toml:5: level[0].solutions: required, but missing
-demo.toml:5: level[0]: give exactly one setup: 'position' or 'generate'
 """
 
 from __future__ import annotations
@@ -167,12 +167,13 @@ def _semantic_problems(data: dict[str, Any], chk: _Checker, rules: frozenset[str
         _check_level(lv, here, chk, rules)
 
 
-def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
-    seat = lv.get("seat", "S")
-    allow = set(lv.get("allow", ())) or None
-    gen = lv.get("generate")
-    names = set(gen.get("vars", {})) if gen else set()
-    # texts and rule numbers
+#: the fields of a level played with actions, which a scoring level (``[level.score]``) does not have
+_PLAY_ONLY = ("success", "solutions", "generate", "allow", "turns", "try_illegal", "replies", "failure",
+              "step_by_step")
+
+
+def _check_texts(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+    """A level's texts, rules and hints: every rule number is one of the rule book's."""
     for field in _TEXT_FIELDS:
         if field in lv:
             _check_rule_refs(lv[field], here + [field], chk, rules)
@@ -181,6 +182,41 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
             chk.add(here + ["rules", j], f"{r} is not a rule of the rule book")
     for j, h in enumerate(lv.get("hints", ())):
         _check_rule_refs(h, here + ["hints", j], chk, rules)
+
+
+def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+    """A scoring level: a finished hand to score, its texts, hints, notes and declared wrong answers."""
+    for field in _PLAY_ONLY:
+        if field in lv:
+            chk.add(here + [field], f"a scoring level has no {field!r}: the learner answers the hand's score, "
+                                    "which the engine computes from the position")
+    _check_texts(lv, here, chk, rules)
+    for j, w in enumerate(lv.get("wrong", ())):
+        for k, act in enumerate(w["line"]):
+            if not act.strip().lower().startswith("answer"):
+                chk.add(here + ["wrong", j, "line", k], f"{act!r}: a scoring level's wrong line holds answers, "
+                                                        "like 'answer 500 100 100 85 -15 770'")
+        _check_rule_refs(w["feedback"], here + ["wrong", j, "feedback"], chk, rules)
+    if "position" in lv:
+        _check_position(lv["position"], here + ["position"], chk)
+        try:
+            state = parse_position(lv["position"])
+        except NotationError:
+            return
+        if state.phase != "hand_over":
+            chk.add(here + ["position"], "a scoring level scores a finished hand: write the turn as "
+                                         "'turn: S hand_over went-out' (or the seat that ended it)")
+
+
+def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+    if "score" in lv:
+        _check_score_level(lv, here, chk, rules)
+        return
+    seat = lv.get("seat", "S")
+    allow = set(lv.get("allow", ())) or None
+    gen = lv.get("generate")
+    names = set(gen.get("vars", {})) if gen else set()
+    _check_texts(lv, here, chk, rules)
     if gen:
         _check_text_vars(lv, here, chk, names)
     # predicates
@@ -218,7 +254,7 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
         chk.add(here + ["par"], f"par is {lv['par']} but the shortest solution line has {shortest} actions")
     for j, w in enumerate(lv.get("wrong", ())):
         for k, act in enumerate(w["line"]):
-            _check_action(act, here + ["wrong", j, "line", k], chk, names, None, True)
+            _check_action(act, here + ["wrong", j, "line", k], chk, names, None, True, press=True)
         if "rule" in w and w["rule"] not in rules:
             chk.add(here + ["wrong", j, "rule"], f"{w['rule']} is not a rule of the rule book")
         _check_rule_refs(w["feedback"], here + ["wrong", j, "feedback"], chk, rules)
@@ -252,7 +288,7 @@ def _check_rule_refs(text: str, path: list[str | int], chk: _Checker, rules: fro
 
 
 def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str], allow: set[str] | None,
-                  may_be_illegal: bool) -> None:
+                  may_be_illegal: bool, press: bool = False) -> None:
     for fresh, name in placeholders(act):
         if fresh:
             chk.add(path, f"{{~{name}}} draws a fresh value; an action may use only named variables like {{{name}}}")
@@ -261,6 +297,14 @@ def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str
             chk.add(path, f"{{{name}}} is not a variable of this level's generator")
             return
     sample = PLACEHOLDER.sub(lambda m: "K", act)
+    if press and sample.split()[:1] == ["press"]:  # a click, as the widget logs it (see .clicks)
+        from .clicks import parse_press
+
+        try:
+            parse_press(sample)
+        except NotationError as e:
+            chk.add(path, e.message)
+        return
     try:
         action = parse_action(sample)
         format_action(action)

@@ -7,6 +7,9 @@ from typing import Any
 
 from ...actions import VERBS
 
+#: the lines of a hand's score a scoring level asks by default (see :mod:`.scoring`)
+SCORE_ITEMS = ("canastas", "red_threes", "going_out", "melded", "in_hand", "total")
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -81,6 +84,10 @@ class Level:
     replies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     file: str = ""
     line: int | None = None
+    #: a button does only what its label says (no Meld that becomes additions, no Go out button)
+    step_by_step: bool = False
+    #: a scoring level: the lines of the hand's score the learner answers (None: a level played with actions)
+    score: tuple[str, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -90,6 +97,11 @@ class Level:
     @property
     def generated(self) -> bool:
         return self.generate is not None
+
+    @property
+    def scoring(self) -> bool:
+        """A scoring level: the learner answers the score of a finished hand."""
+        return self.score is not None
 
     def note_for(self, rule: str | None = None, verb: str | None = None) -> str:
         """The lesson's note for a refusal under ``rule`` (or of a disallowed ``verb``)."""
@@ -135,9 +147,10 @@ def build_lesson(data: dict[str, Any], file: str, lines: list[int | None]) -> Le
     levels = []
     for i, lv in enumerate(data["level"]):
         gen = lv.get("generate")
+        score = lv.get("score")
         levels.append(Level(
             lesson_id=data["id"], index=i, id=lv["id"], title=lv["title"], goal=lv["goal"], par=lv["par"],
-            success=lv["success"], solutions=tuple(tuple(s) for s in lv["solutions"]),
+            success=lv.get("success", "hand_over"), solutions=tuple(tuple(s) for s in lv.get("solutions", ())),
             intro=lv.get("intro", ""), conclusion=lv.get("conclusion", ""), rules=tuple(lv.get("rules", ())),
             seat=lv.get("seat", "S"), turns=lv.get("turns", 1), allow=tuple(lv.get("allow", VERBS)),
             try_illegal=lv.get("try_illegal", False), position=lv.get("position"),
@@ -149,7 +162,8 @@ def build_lesson(data: dict[str, Any], file: str, lines: list[int | None]) -> Le
             wrong=tuple(Wrong(tuple(w["line"]), w["feedback"], w.get("rule")) for w in lv.get("wrong", ())),
             hints=tuple(lv.get("hints", ())),
             replies={seat: tuple(acts) for seat, acts in lv.get("replies", {}).items()},
-            file=file, line=lines[i] if i < len(lines) else None,
+            file=file, line=lines[i] if i < len(lines) else None, step_by_step=lv.get("step_by_step", False),
+            score=None if score is None else tuple(score.get("items", SCORE_ITEMS)),
         ))
     return Lesson(id=data["id"], title=data["title"], order=data["order"], summary=data["summary"],
                   levels=tuple(levels), intro=data.get("intro", ""), file=file)

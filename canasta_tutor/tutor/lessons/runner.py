@@ -47,6 +47,7 @@ from ..session import TableSession
 from .generate import Deal, fill, generate
 from .model import Level
 from .predicates import Context, discard_is_safe, evaluate
+from .scoring import ScoreQuestion
 
 OPEN, PASSED, FAILED = "open", "passed", "failed"
 
@@ -266,8 +267,14 @@ class LevelRun:
         self.replies_log: list[str] = []
         #: what happened, for the progress store: {"kind": action/refused/wrong/hint/reply, "text", "rule", "reason"}
         self.log: list[dict[str, str]] = []
+        #: a scoring level's question (the lines of the finished hand's score), else None
+        self.question = ScoreQuestion.of(state, level.seat, level.score) if level.score is not None else None
+        self._failure_shown = False
         self._play_others()
         self._judge()
+        #: what happened before the learner's first move, in the table's words (the other seats' replies,
+        #: a red three laid out for the learner as their turn began)
+        self.opening = [x["text"] for x in log_entries(self.events, self.seat_no)]
 
     def _bots(self) -> dict[str, Any]:
         return {SEATS[s]: _Reply(self, s) for s in range(4) if s != self.seat_no}
@@ -318,6 +325,8 @@ class LevelRun:
         return format_position(self.state, seat)
 
     def learner_to_act(self) -> bool:
+        if self.question is not None:  # a scoring level: the learner answers while it is open
+            return self.status == OPEN
         return self.status == OPEN and self.state.actor == self.seat_no
 
     def table_log(self) -> list[dict[str, Any]]:
@@ -326,9 +335,26 @@ class LevelRun:
 
     # ----------------------------------------------------------------- playing
     def play(self, text: str) -> ActionResult:
-        """Try one learner action (text in the action notation); always answers."""
+        """Try one learner action (text in the action notation); always answers.
+
+        Two more forms, which a log replays: ``press BUTTON [CARDS] [to KIND]``, a button pressed with
+        cards selected (:func:`.clicks.press`; the answer to its last step), and ``answer ...``, a scoring
+        level's answer (:func:`.clicks.answer`)."""
         if self.status != OPEN:
             raise LevelOverError(f"the level is already {self.status}; start it again to retry")
+        head = text.split(None, 1)[0].lower() if isinstance(text, str) and text.strip() else ""
+        if head in ("press", "answer"):
+            from .clicks import CompositionError, answer, parse_press, press
+
+            if head == "answer":
+                return answer(self, text.strip()[len("answer"):])
+            try:
+                results = press(self, *parse_press(text))
+            except (CompositionError, NotationError) as e:
+                message = e.message if isinstance(e, NotationError) else str(e)
+                return ActionResult(text=text[:80], counted=False, reason=message, feedback=[message],
+                                    status=self.status, position=self.position())
+            return results[-1]
         result = ActionResult(text=text)
         try:
             action = parse_action(text)
@@ -352,7 +378,22 @@ class LevelRun:
             text = str(action)
         return self._try(action, ActionResult(text=text), err)
 
-    def _try(self, action: tuple, result: ActionResult, refusal: IllegalActionError | None = None) -> ActionResult:
+    def press(self, button: str, cards: list[str] | tuple[str, ...] = (), to: str | None = None) -> list[ActionResult]:
+        """A button pressed with the learner's selected cards (codes like ``"KH"``): see :func:`.clicks.press`."""
+        from .clicks import press
+
+        return press(self, button, cards, to)
+
+    def answer(self, text: str) -> ActionResult:
+        """A scoring level's answer: see :func:`.clicks.answer`."""
+        from .clicks import answer
+
+        return answer(self, text)
+
+    def _try(self, action: tuple, result: ActionResult, refusal: IllegalActionError | None = None,
+             log_text: str = "", press: str = "") -> ActionResult:
+        """Answer one learner action.  ``refusal``: the engine's refusal a planner found for a press (named
+        ``press`` in the table's events, logged as ``log_text`` so that a replay presses again)."""
         try:
             result.notation = format_action(action)
         except NotationError:
@@ -371,10 +412,12 @@ class LevelRun:
             if err is not None:
                 result.rule, result.reason = err.rule, err.reason
                 result.note = self.fill(self.level.note_for(rule=err.rule))
-                result.feedback.append(self.session.refuse(err, action))
+                self.session.refuse(err, action, press)
+                result.feedback.append(f"[{err.rule}] {err.reason}")
                 if result.note:
                     result.feedback.append(result.note)
-                self.log.append({"kind": "refused", "text": result.notation, "rule": err.rule, "reason": err.reason})
+                self.log.append({"kind": "refused", "text": log_text or result.notation, "rule": err.rule,
+                                 "reason": err.reason})
             else:
                 result.accepted = True
                 self.log.append({"kind": "action", "text": result.notation, "rule": ""})
@@ -383,6 +426,7 @@ class LevelRun:
                 self.session.play(result.notation)
                 self._raise_reply_error()
                 result.feedback += self._own_texts(first)
+        own_end = len(self.events)
         # the path along the solution lines: accepted actions, and refused ones where the level wants a refusal
         off_lines = False
         if result.accepted or self.level.try_illegal:
@@ -393,17 +437,20 @@ class LevelRun:
         if self._judge() == OPEN:
             self._play_others()
             self._judge()
-        result.replies = self._reply_texts(first)
+        result.replies = self._reply_texts(own_end)
         if self.status == PASSED:
             result.feedback.append(self.fill(self.level.conclusion) or "Level passed.")
         elif self.status == FAILED:
-            result.feedback.append(self.message)
+            # a wrong move's reasons were said when it was played: the failure does not say them again
+            result.feedback.append(self.message if not self._failure_shown or not self.wrong_note
+                                   else self.message.replace(" " + self.wrong_note, ""))
         elif (result.accepted and off_lines and self.judge_wrong and not self.wrong_note
               and not self._can_still_pass()):
             result.wrong = True
             why = self.why_fn(before, self.level.seat, action, expected, self.seed)
             self.wrong_note = why or "After that move the goal is out of reach: try the level again."
             result.feedback.append(self.wrong_note)
+            self._failure_shown = True
             mine = next(e for e in reversed(self.log) if e["kind"] == "action")
             mine.update(kind=WRONG_KIND, reason=self.wrong_note)
         result.status = self.status
@@ -421,9 +468,10 @@ class LevelRun:
         return [e.text for e in self.events[first:] if e.seat in (mine, None) or isinstance(e, WentOutEvent)]
 
     def _reply_texts(self, first: int) -> list[str]:
-        """The other seats' actions since ``first``: one line per seat's turn, in the table log's words."""
-        mine = self.level.seat
-        others = [e for e in self.events[first:] if e.seat not in (mine, None) and not isinstance(e, RefusedEvent)]
+        """What happened after the learner's action (events from ``first``): the other seats' turns, one line
+        each, and what the table did for the learner as their turn came back (a red three laid out), in
+        the table log's words."""
+        others = [e for e in self.events[first:] if not isinstance(e, RefusedEvent)]
         return [x["text"] for x in log_entries(others, self.seat_no)]
 
     def _expected(self) -> tuple | None:
@@ -487,7 +535,7 @@ class LevelRun:
         return n
 
     def _judge(self) -> str:
-        if self.status != OPEN:
+        if self.status != OPEN or self.question is not None:  # a scoring level ends on a right answer
             return self.status
         ctx = self.context()
         if evaluate(self.level.success, ctx):
@@ -553,6 +601,20 @@ class LevelRun:
         if self.status != PASSED:
             return 0
         return max(1, 3 - self.hints_used - (1 if self.tries > self.level.par else 0))
+
+    def star_text(self) -> str:
+        """How the stars of a passed level were counted, and the rule that counts them ("" unless passed)."""
+        if self.status != PASSED:
+            return ""
+        n, par, hints = self.tries, self.level.par, self.hints_used
+        what = ("answer", "answers") if self.question is not None else ("move", "moves")
+        tries = f"{n} {what[0] if n == 1 else what[1]} against a par of {par}" + ("" if n <= par else ", one star off")
+        plural = "s" if hints > 1 else ""
+        used = "no hint" if not hints else f"{hints} hint{plural}, {hints} star{plural} off"
+        stars = self.stars()
+        floor = " (a passed level keeps at least one)" if 3 - hints - (n > par) < 1 else ""
+        return (f"{stars} star{'s' if stars != 1 else ''}{floor}: {tries}; {used}. A level earns 3 stars at par "
+                "with no hint; each hint costs one, and so does going over par.")
 
     def attempt(self, learner: str) -> Attempt:
         """This attempt as a progress-store record."""
