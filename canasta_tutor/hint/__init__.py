@@ -112,8 +112,10 @@ The plan's search has this fixed size whatever the hint's budget (``budget`` or
 ``max_seconds`` bound only the first search), so it repeats exactly.
 
 Then each later step of the chosen line that has a choice is graded (:func:`grade`,
-the hint's seed and samples, from the learner's observation before the step): a step
-graded a mistake or a blunder is replaced by the graded best, and the rest of the
+the hint's seed and samples, from the learner's observation before the step; with the
+default race a race of a quarter of its budget looks first, and only a step that loses
+40 points or more there is graded in full): a step graded a mistake or a blunder is
+replaced by the graded best, and the rest of the
 turn is the rules of thumb's line from there, so a plan never holds a move its own
 grade calls a mistake (``benchmarks/hint_sweep.py`` counts them on the real deals).
 These searches cost a hint with a plan about as much again (figures in
@@ -832,6 +834,23 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     )
 
 
+#: the plan's first look at a step: a race of this share of the hint's budget; only a step that loses at least
+#: ``SCREEN_LOSS`` points there is graded in full (a mistake loses 80 or more)
+SCREEN_SHARE, SCREEN_LOSS = 4, 40.0
+
+
+def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
+    """The grade of a later step of the plan, or None where a first look finds it no mistake: with the
+    default race, a race of a quarter of its budget looks first, and only a step that loses ``SCREEN_LOSS``
+    points or more there (half a mistake's) is graded in full, by :func:`grade` itself; with ``samples``,
+    :func:`grade` at once.  So the plan costs little more where its steps are plainly sound."""
+    if samples is None and not obs.variant.sequences:
+        first = grade(obs, action, seed=seed, playouts=max(1, race_budget(obs.variant) // SCREEN_SHARE))
+        if first.loss < SCREEN_LOSS:
+            return None
+    return grade(obs, action, seed=seed, samples=samples)
+
+
 def _prefixed(prefix: tuple, claim: tuple[tuple | None, int, tuple]) -> tuple[tuple | None, int, tuple]:
     """A claim made after the plan's steps ``prefix``, as a claim on the hint's own position: the steps
     and the claim's move in one move tuple ``("line", steps...)`` (see :func:`check_hint_claim`)."""
@@ -867,8 +886,8 @@ def _checked_plan(obs: Observation, state: State, plan: list[tuple], seed: int, 
         a = steps[i]
         o = observe(s, obs.seat)
         if len(o.legal_actions) > 1 and a in o.legal_actions:
-            g = grade(o, a, seed=seed, samples=samples)
-            if g.grade in ("mistake", "blunder"):
+            g = _step_grade(o, a, seed, samples)
+            if g is not None and g.grade in ("mistake", "blunder"):
                 if g.best[0] in _STOPS:
                     return steps[:i]
                 after = _played(s, [g.best])
@@ -1002,18 +1021,19 @@ def _deals(best: Estimate, samples: int | None, variant: Variant) -> int:
 
 
 def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None,
-          iterations: int | None = None) -> Grade:
+          iterations: int | None = None, playouts: int | None = None) -> Grade:
     """Grade a learner's action against the hint's best, by the value it loses (deterministic for a seed).
 
     One judge: the best is the hint's own (the same search, :func:`analyse`, with the same seed and
     samples), so a grade never calls a move best while the hint names another.  The loss is the paired
     difference on the sampled deals the hint's search played, beyond one standard error: read from the search
     when the move was played on all of them, else from the two moves played on the first of those deals again
-    (at least ``MIN_SAMPLES``).  ``iterations`` is the old name of ``samples``."""
+    (at least ``MIN_SAMPLES``).  ``iterations`` is the old name of ``samples``; ``playouts`` a smaller race
+    than the hint's (the plan's first look, :func:`_checked_plan`)."""
     samples = samples if samples is not None else iterations
     if obs.actor == obs.seat and action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
-    state, est = analyse(obs, samples, seed, None)
+    state, est = analyse(obs, samples, seed, None, playouts=playouts)
     best = est[0]
     if action == best.action:
         return Grade(action, "best", 0.0, best.action, (action,), (best.action,), best.samples)
