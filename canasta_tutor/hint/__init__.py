@@ -1012,12 +1012,18 @@ def _paired(obs: Observation, state: State, lines: list[tuple[tuple, ...]], n: i
     return m, se
 
 
-def _deals(best: Estimate, samples: int | None, variant: Variant) -> int:
-    """Deals for a paired comparison with the hint's best: as many as the best was played on, at least
-    ``MIN_SAMPLES`` (Samba: ``SAMBA_SAMPLES``), or ``samples`` when asked."""
+def _deals(best: Estimate, samples: int | None, variant: Variant, playouts: int | None = None) -> int:
+    """Deals for a paired comparison with the hint's best: ``samples`` when asked; else as many as two moves
+    would be played on with the whole race's budget (so a move the race dropped early is measured as
+    precisely as the budget allows: on a few deals the loss beyond one standard error would go easy on a
+    clear mistake), and never fewer than the best was played on.  A first look (``playouts`` given, the
+    plan's screen) settles for the best's deals, at least ``MIN_SAMPLES`` (Samba: ``SAMBA_SAMPLES``)."""
     if samples is not None:
         return samples
-    return max(best.samples, SAMBA_SAMPLES if variant.sequences else MIN_SAMPLES)
+    least = SAMBA_SAMPLES if variant.sequences else MIN_SAMPLES
+    if playouts is not None:
+        return max(best.samples, least)
+    return max(best.samples, race_budget(variant) // 2, least)
 
 
 def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None,
@@ -1026,10 +1032,10 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
 
     One judge: the best is the hint's own (the same search, :func:`analyse`, with the same seed and
     samples), so a grade never calls a move best while the hint names another.  The loss is the paired
-    difference on the sampled deals the hint's search played, beyond one standard error: read from the search
-    when the move was played on all of them, else from the two moves played on the first of those deals again
-    (at least ``MIN_SAMPLES``).  ``iterations`` is the old name of ``samples``; ``playouts`` a smaller race
-    than the hint's (the plan's first look, :func:`_checked_plan`)."""
+    difference beyond one standard error on the hint's sampled deals: read from the search when the move was
+    played on as many as :func:`_deals` asks, else from the two moves played again on that many deals, the
+    first of them the deals the hint's search played.  ``iterations`` is the old name of ``samples``;
+    ``playouts`` a smaller race than the hint's (the plan's first look, :func:`_checked_plan`)."""
     samples = samples if samples is not None else iterations
     if obs.actor == obs.seat and action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
@@ -1038,10 +1044,10 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
     if action == best.action:
         return Grade(action, "best", 0.0, best.action, (action,), (best.action,), best.samples)
     mine = next((e for e in est if e.action == action), None)
-    if mine is not None and mine.samples == best.samples and best.samples > 1:
-        gap, se, n = mine.gap, mine.diff_stderr, best.samples
+    n = _deals(best, samples, obs.variant, playouts)
+    if mine is not None and mine.samples == best.samples and best.samples >= n:
+        gap, se = mine.gap, mine.diff_stderr
     else:
-        n = _deals(best, samples, obs.variant)
         gap, se = _paired(obs, state, [(best.action,), (action,)], n, seed, samples)
     loss = max(0.0, gap - se)  # sampling noise never grades a move down
     return Grade(action, _not_best(loss), loss, best.action, (action,), (best.action,), n)
