@@ -3,8 +3,8 @@
 Builds a course in a temporary folder from an assignment file (default: the ten-item
 ``examples/assignment-week-1.toml``), runs ``canasta-tutor class assign`` and
 ``nbgrader generate_assignment``, simulates the students (each plays a seeded random
-share of the items through the lesson player, some with hints, some wrong moves, one
-with its log's totals edited), then times ``nbgrader autograde`` over all of them and
+share of the items through the exam sessions the widgets show, on their own deals, some with
+hints, some wrong moves, one with its log's totals edited), then times ``nbgrader autograde`` over all of them and
 prints the wall-clock time, the CPU time of the child processes, and, for comparison,
 the replay alone (every log graded in this process).  It also checks that the gradebook
 holds the replay's scores.
@@ -61,13 +61,13 @@ def simulate(a: Assignment, course: Path, students: int, seed: int) -> dict[str,
             r = rng.random()
             if r < 0.15:
                 continue  # not played
-            line = solution_line(item)
+            line = solution_line(item, student)  # on the student's own deal
             if r < 0.3:
-                play_item(item, [["discard 4"]], logs)  # one wrong try, not solved
+                play_item(item, [["discard 4"]], logs, student)  # one wrong try, not solved
             elif r < 0.45:
-                play_item(item, [[HINT, *line]], logs)  # a level's staged hint, or the puzzle trainer's
+                play_item(item, [[HINT, *line]], logs, student)  # a level's staged hint, or the puzzle trainer's
             else:
-                play_item(item, [line], logs)
+                play_item(item, [line], logs, student)
         if n == 0:  # the first student edits every log's totals to full marks
             for item in a.items:
                 p = log_path(item, logs)
@@ -75,7 +75,7 @@ def simulate(a: Assignment, course: Path, students: int, seed: int) -> dict[str,
                     data = json.loads(p.read_text(encoding="utf-8"))
                     data["totals"].update(solved=True, hints=0, score=item.points)
                     p.write_text(json.dumps(data), encoding="utf-8")
-        expected[student] = float(sum(grade_log(item, logs).score for item in a.items))
+        expected[student] = float(sum(grade_log(item, logs, student=student).score for item in a.items))
     return expected
 
 
@@ -98,7 +98,7 @@ def main() -> int:
     t = time.perf_counter()
     for student in expected:  # the replay alone, in this process
         for item in a.items:
-            grade_log(item, course / "submitted" / student / a.id / "canasta-log")
+            grade_log(item, course / "submitted" / student / a.id / "canasta-log", student=student)
     replay = time.perf_counter() - t
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -1,22 +1,25 @@
 """How long the class report takes: simulate a class once, then time the report on it.
 
-The report is the students x items table and its heatmap (coloured HTML, a pandas Styler),
-the per-theme table, the most common wrong move per item and the progress table
-(``report_total``, ``report_cpu``).  The teacher notebook adds two matplotlib figures, the theme
-plot and the progress plot, each drawn to PNG as a notebook shows it: ``notebook_total`` and
-``notebook_cpu`` are everything the notebook shows.  Then the heatmap as a matplotlib figure (for a
-handout; ``figures_cpu`` covers the three figures).  ``total`` and ``total_cpu`` cover it all.  The store is
-read afresh for every round (a new :class:`ClassReport`), so a round includes reading
-the attempts and their wrong moves from SQLite into pandas.  Imports (pandas, matplotlib)
-and the first figure (font loading) happen once, before the timed rounds.
+The report is the students x items table and its heatmap (coloured HTML, a pandas Styler), who has
+not started and each student's totals, the per-theme table, the most common wrong move per item and
+the progress table (``report_total``, ``report_cpu``). The teacher notebook adds two matplotlib
+figures, the theme plot and the progress plot, each drawn to PNG as a notebook shows it:
+``notebook_total`` and ``notebook_cpu`` are everything the notebook shows. Then the heatmap as a
+matplotlib figure (for a handout; ``figures_cpu`` covers the three figures), and the whole report as
+one standalone HTML page, what ``class report --html`` writes (``html_page``, its progress figure
+included). ``total`` and ``total_cpu`` cover it all; ``cli_html`` is ``canasta-tutor class report
+--course DIR --html FILE`` run as a command (a new Python process: its imports included). The store
+is read afresh for every round (a new :class:`ClassReport`), so a round includes reading the
+attempts and their wrong moves from SQLite into pandas. Imports (pandas, matplotlib) and the first
+figure (font loading) happen once, before the timed rounds.
 
     .venv/bin/python benchmarks/class_report.py                       # 30 students x 50 items
     .venv/bin/python benchmarks/class_report.py --students 300 --rounds 3
     .venv/bin/python benchmarks/class_report.py --students 300 --copies 10 --rounds 1   # 3000 students
 
 ``--split`` then moves every student's attempts into a store of their own under the course's
-``progress/`` folder (as a shared folder would hold them) and times the first report, which merges
-them all, and a refresh when none has changed.
+``progress/`` folder (as a shared folder would hold them) and times the first report, which replays
+every attempt in them through the engine, and a refresh when none has changed.
 
 ``--copies N`` copies the simulated class N times under new student names (in SQL) before the
 report is timed: a large class measured without simulating every student (its students are
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +43,7 @@ from canasta_tutor.tutor.classes.report import ClassReport, png  # noqa: E402
 from canasta_tutor.tutor.classes.simulate import simulate  # noqa: E402
 
 
-def report_once(course: Path) -> dict[str, float]:
+def report_once(course: Path, page: bool = True) -> dict[str, float]:
     """One full report, timed part by part (seconds): first what the report is (the tables, the HTML
     heatmap of the students x items table, the per-theme, wrong-move and progress tables), then the
     three matplotlib figures drawn to PNG."""
@@ -59,6 +63,9 @@ def report_once(course: Path) -> dict[str, float]:
         lap("table")
         r.styled("stars").to_html()
         lap("heatmap_html")
+        r.not_started()
+        r.summary()
+        lap("summary")
         r.themes()
         lap("themes")
         r.wrong_moves()
@@ -78,11 +85,22 @@ def report_once(course: Path) -> dict[str, float]:
         png(r.heatmap())
         lap("fig_heatmap")
         times["figures_cpu"] = time.process_time() - cpu1
+        if page:
+            r.to_html()
+            lap("html_page")
         r.refresh()
         lap("refresh_unchanged")
     times["total"] = time.perf_counter() - t0
     times["total_cpu"] = time.process_time() - cpu0
     return times
+
+
+def cli_html(course: Path) -> float:
+    """``canasta-tutor class report --course DIR --html FILE`` as a command: its wall-clock seconds."""
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "canasta_tutor", "class", "report", "--course", str(course), "--html",
+                    str(course / "report.html")], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
 
 
 def copy_class(store: Path, copies: int) -> None:
@@ -135,7 +153,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=1, help="copy the simulated class this many times")
-    ap.add_argument("--split", action="store_true", help="one store per student under progress/, merged")
+    ap.add_argument("--split", action="store_true", help="one store per student under progress/, replayed")
+    ap.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
+                    help="time the standalone page and `class report --html` too (default: yes)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         course = Path(tmp)
@@ -158,12 +178,18 @@ def main() -> None:
                 t = time.perf_counter()
                 r.refresh()
                 again = time.perf_counter() - t
-            print(f"split into {n} student stores: the first report (merging them all) {first:.2f} s, "
+            print(f"split into {n} student stores: the first report (replaying every attempt in them) {first:.2f} s, "
                   f"a refresh with none changed {again:.3f} s")
-        report_once(course)  # warm-up: imports done, fonts loaded
-        rounds = [report_once(course) for _ in range(args.rounds)]
+        report_once(course, args.page)  # warm-up: imports done, fonts loaded
+        rounds = [report_once(course, args.page) for _ in range(args.rounds)]
+        for r in rounds:
+            if args.page:
+                r["cli_html"] = cli_html(course)
+    import os
+
     print(f"report, median of {args.rounds} rounds (seconds; wall clock, and total_cpu: this process's CPU "
-          f"time, which the machine's other load does not inflate):")
+          f"time, which the machine's other load does not inflate); {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f}:")
     for part in rounds[0]:
         values = [r[part] for r in rounds]
         print(f"  {part:<18} {statistics.median(values):7.3f}   (min {min(values):.3f}, max {max(values):.3f})")

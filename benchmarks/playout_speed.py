@@ -13,9 +13,9 @@ The script pins itself to one core.  The work is the same for the same arguments
 of two checkouts on the same machine compare.
 
 ``--compiled`` runs the search's compiled copy (``canasta_tutor/native.py``, built by ``make``)
-instead of the pure modules.  The copy starts, as the hint does, from the seat's observation;
-``--from-observation`` makes the pure run start there too, so the two do the same work (the same
-``margin_sum``) and their times compare.
+instead of the pure modules: each state crosses into the copy whole, so the two do the same work (the
+same ``margin_sum``) and their times compare.  ``--from-observation`` starts both, as the hint does,
+from the state made from the seat's observation.
 """
 
 from __future__ import annotations
@@ -36,21 +36,24 @@ from positions import sample_positions  # noqa: E402
 
 from canasta_tutor import native  # noqa: E402
 from canasta_tutor.bots import expert  # noqa: E402
+from canasta_tutor.bots.sampling import state_from_observation  # noqa: E402
 from canasta_tutor.observer import observe  # noqa: E402
 from canasta_tutor.state import State  # noqa: E402
 
 
 def run(states: list[State], samples: int, seed: int, engine: Any = expert,
-        from_observation: bool = False) -> dict[str, float]:
+        from_observation: bool = False, cross: Any = None) -> dict[str, float]:
     """Play ``samples`` sampled deals of every state out with ``engine`` (the expert module, pure or
-    compiled); the count and the times."""
+    compiled; ``cross`` makes a pure state the compiled copy's own); the count and the times."""
     dets = []
     rng = random.Random(seed)
     for s in states:
         seat = s.actor
         assert seat is not None
         if from_observation:
-            s = engine.state_from_observation(observe(s, seat))
+            s = state_from_observation(observe(s, seat))
+        if cross is not None:
+            s = cross(s)
         for _ in range(samples):
             det = engine.sample_hidden(s, seat, rng)
             if det is not None:
@@ -73,18 +76,20 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=1, help="runs; the best is reported")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--compiled", action="store_true", help="the search's compiled copy (implies --from-observation)")
+    p.add_argument("--compiled", action="store_true", help="the search's compiled copy")
     p.add_argument("--from-observation", action="store_true", help="start from the seat's observation")
     args = p.parse_args()
     engine: Any = expert
+    cross = None
     if args.compiled:
-        engine = native.fast_expert()
-        if engine is None:
+        compiled = native.engine()
+        if compiled is None:
             raise SystemExit(f"the search's compiled copy is {native.status()}: `make native` builds it")
+        engine, cross = compiled.module("bots.expert"), compiled.state
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     states = sample_positions(args.positions, seed=args.seed)
-    runs = [run([s.copy() for s in states], args.samples, args.seed, engine, args.compiled or args.from_observation)
+    runs = [run([s.copy() for s in states], args.samples, args.seed, engine, args.from_observation, cross)
             for _ in range(args.repeat)]
     wall = min(r["wall_s"] for r in runs)
     cpu = min(r["cpu_s"] for r in runs)

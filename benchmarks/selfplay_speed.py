@@ -19,6 +19,18 @@ so that a busy machine slows both sides alike.
 
 ``--variant NAME`` measures a variant's game (not with ``--compare``, which times the classic game
 against a revision that may not know the variants).
+
+``--engine compiled`` (the default where it is built) plays on the search's compiled copy
+(``canasta_tutor/native.py``), ``--engine python`` in plain Python.
+
+``--peer "COMMAND"`` measures another engine side by side: each round runs this checkout compiled, this
+checkout in plain Python and ``COMMAND HANDS SEED`` (which plays that many hands of random legal actions
+and prints one JSON object with ``hands``, ``seconds`` and ``cpu``), each in a fresh process pinned to the
+same core, with the same count of hands, in turn; it prints every round, the medians and the ratios.
+benchmarks/README.md says how canasta-openspiel was measured this way.
+
+    .venv/bin/python benchmarks/selfplay_speed.py --engine python
+    .venv/bin/python benchmarks/selfplay_speed.py --peer "/path/to/venv/bin/python peer.py" --hands 1000 --rounds 7
 """
 
 from __future__ import annotations
@@ -30,6 +42,8 @@ import json
 import os
 import platform
 import pstats
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -40,6 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from canasta_tutor import native  # noqa: E402
 from canasta_tutor.selfplay import run_selfplay  # noqa: E402
 
 # One measured run in a fresh process, whichever package comes first on sys.path.
@@ -111,6 +126,52 @@ def compare(rev: str, rounds: int, hands: int, seed: int) -> int:
     return 0
 
 
+# One run of this checkout on the engine named, in a fresh process.
+_OURS = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from canasta_tutor import native
+from canasta_tutor.selfplay import run_selfplay
+engine = native.engine() if sys.argv[4] == "compiled" else None
+if sys.argv[4] == "compiled" and engine is None:
+    sys.exit("the search's compiled copy is " + native.status())
+play = run_selfplay if engine is None else engine.run_selfplay
+cpu = time.process_time()
+r = play(int(sys.argv[2]), int(sys.argv[3]), check=False)
+cpu = time.process_time() - cpu
+print(json.dumps({"hands": r.hands, "actions": r.actions, "seconds": r.seconds, "cpu": cpu, "engine": r.engine}))
+"""
+
+
+def peer(command: str, rounds: int, hands: int, seed: int) -> int:
+    """Rounds of this checkout (compiled, then plain Python) and ``command``, in turn, on one core each."""
+    core = str(min(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else None
+    pin = ["taskset", "-c", core] if core is not None and shutil.which("taskset") else []
+    sides = {"compiled": [*pin, sys.executable, "-c", _OURS, str(ROOT), str(hands), "{seed}", "compiled"],
+             "python": [*pin, sys.executable, "-c", _OURS, str(ROOT), str(hands), "{seed}", "python"],
+             "peer": [*pin, *shlex.split(command), str(hands), "{seed}"]}
+    runs: dict[str, dict[str, list[float]]] = {k: {"wall": [], "cpu": []} for k in sides}
+    print(f"hands per second, {hands} hands a run, one core; peer = {command}")
+    print("round  compiled wall  python wall  peer wall   compiled cpu  python cpu  peer cpu")
+    for r in range(rounds):
+        for name, cmd in sides.items():
+            out = subprocess.run([c.replace("{seed}", str(seed + r)) for c in cmd], check=True,
+                                 capture_output=True, text=True).stdout
+            res = json.loads(out.strip().splitlines()[-1])
+            if res["hands"] != hands:
+                raise SystemExit(f"{name} played {res['hands']} hands, not {hands}")
+            runs[name]["wall"].append(res["hands"] / res["seconds"])
+            runs[name]["cpu"].append(res["hands"] / res["cpu"])
+        print(f"{r + 1:5d}  " + "  ".join(f"{runs[k]['wall'][-1]:11.1f}" for k in sides) + "  "
+              + "  ".join(f"{runs[k]['cpu'][-1]:11.1f}" for k in sides), flush=True)
+    for clock in ("wall", "cpu"):
+        med = {k: statistics.median(v[clock]) for k, v in runs.items()}
+        print(f"{clock:4s} clock medians: compiled {med['compiled']:.1f}, python {med['python']:.1f}, "
+              f"peer {med['peer']:.1f} hands/s; compiled / peer {med['compiled'] / med['peer']:.1f}x, "
+              f"python / peer {med['python'] / med['peer']:.1f}x")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=2000, help="hands to play (default 2000)")
@@ -121,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compare", metavar="REV", help="also time the engine at git revision REV, in alternation")
     p.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
     p.add_argument("--variant", default="classic", help="the game to play (default classic)")
+    p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
+                   help="the compiled copy where it is built (auto), or plain Python")
+    p.add_argument("--peer", metavar="COMMAND", help="also time COMMAND HANDS SEED, in turn (see the docstring)")
     args = p.parse_args(argv)
 
     print(f"python {platform.python_version()} on {platform.machine()}, "
@@ -132,14 +196,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.variant != "classic":
             p.error("--compare times the classic game")
         return compare(args.compare, max(1, args.rounds), args.hands, args.seed)
+    if args.peer:
+        return peer(args.peer, max(1, args.rounds), args.hands, args.seed)
+    fast = native.engine() if args.engine != "python" else None
+    if args.engine == "compiled" and fast is None:
+        p.error(f"the search's compiled copy is {native.status()}: `make native` builds it")
+    play = run_selfplay if fast is None else fast.run_selfplay
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     best = None
     for _ in range(max(1, args.repeat)):
-        report = run_selfplay(args.hands, args.seed, check=args.check, variant=args.variant)
+        report = play(args.hands, args.seed, check=args.check, variant=args.variant)
         if best is None or report.seconds < best.seconds:
             best = report
     assert best is not None
+    print(f"engine:                 {best.engine}")
     print(f"hands:                  {best.hands}")
     print(f"actions:                {best.actions} ({best.actions / max(best.hands, 1):.0f} per hand)")
     print(f"games:                  {best.games}")

@@ -1,12 +1,20 @@
 """The assignment subcommands of ``canasta-tutor class``.
 
-- ``class check FILE...``: check assignment files (every error with file, line and field; exit 2);
+- ``class check FILE... [--course DIR]``: check assignment files: every error in one pass, with
+  file, line and field (items numbered from 1; exit 2), and warnings (a hint penalty above the
+  item's points, a small pool) that do not stop the file;
 - ``class assign FILE --course DIR [--force]``: write the nbgrader source notebook of an assignment
   into a course folder (``source/<assignment>/<assignment>.ipynb``, and ``nbgrader_config.py``
   when the folder has none); then ``nbgrader generate_assignment`` releases it;
-- ``class grade FILE --course DIR [--no-store]``: replay the collected logs in this process, compare
-  with nbgrader's gradebook when there is one (exit 1 on a difference), and file the attempts in
-  the class's progress store (``DIR/progress.sqlite3``) for the class report.
+- ``class grade FILE --course DIR [--no-store] [--fix]``: replay the collected logs in this process on
+  each student's own deal, compare with nbgrader's gradebook when there is one (exit 1 on a
+  difference; ``--fix`` writes the replay's score into the gradebook where they differ, and says
+  which), and file the attempts in the class's progress store (``DIR/progress.sqlite3``) for the
+  class report.
+
+A course folder made by ``canasta-tutor course DIR`` has its own ``lessons/``, which the teacher
+may edit: with ``--course DIR`` every command reads the lessons there (as ``lesson check --course
+DIR`` does), and ``class assign`` copies those the assignment uses beside its notebook.
 """
 
 from __future__ import annotations
@@ -17,13 +25,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .tutor.assignments.spec import Assignment, AssignmentFormatError, load_assignment
+from .tutor.assignments.spec import Assignment, AssignmentFormatError, course_folder_lessons, load_checked
 
 
 def register(classes: Any, common: argparse.ArgumentParser) -> None:
-    """Add ``class check`` and ``class assign`` to the ``class`` group's subparsers."""
+    """Add ``class check``, ``class assign`` and ``class grade`` to the ``class`` group's subparsers."""
     ck = classes.add_parser("check", parents=[common], help="check assignment files; exit 2 on errors")
     ck.add_argument("files", metavar="FILE", nargs="+", help="assignment files (TOML)")
+    ck.add_argument("--course", default=None, metavar="DIR",
+                    help="a course folder: its own lessons/ are the course (default: the installed course)")
     ck.set_defaults(func=cmd_check)
 
     asg = classes.add_parser("assign", parents=[common],
@@ -38,6 +48,8 @@ def register(classes: Any, common: argparse.ArgumentParser) -> None:
     gr.add_argument("file", metavar="FILE", help="the assignment file (TOML)")
     gr.add_argument("--course", required=True, metavar="DIR", help="the nbgrader course folder")
     gr.add_argument("--no-store", action="store_true", help="do not file the attempts in the course's progress store")
+    gr.add_argument("--fix", action="store_true",
+                    help="write the replayed score into nbgrader's gradebook wherever the two differ")
     gr.set_defaults(func=cmd_grade)
 
 
@@ -47,38 +59,49 @@ def _summary(a: Assignment) -> dict[str, Any]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    lessons = course_folder_lessons(args.course)
     ok: list[Assignment] = []
     problems = []
+    warnings = []
     for f in args.files:
         try:
-            ok.append(load_assignment(f))
+            a, found = load_checked(f, lessons)
+            ok.append(a)
+            warnings += found
         except AssignmentFormatError as e:
             problems += e.problems
     if getattr(args, "json", False):
-        print(json.dumps({"assignments": [_summary(a) for a in ok], "problems": [p.to_dict() for p in problems]},
+        print(json.dumps({"assignments": [_summary(a) for a in ok], "problems": [p.to_dict() for p in problems],
+                          "warnings": [w.to_dict() for w in warnings]},
                          indent=None if getattr(args, "compact", False) else 2, ensure_ascii=False))
     else:
         for a in ok:
             print(f"{a.file}: {a.id}: {len(a.items)} items, {a.points:g} points")
         for p in problems:
             print(p, file=sys.stderr)
+        for w in warnings:
+            print(f"warning: {w}", file=sys.stderr)
     return 2 if problems else 0
 
 
-def _load_or_report(file: str) -> Assignment | None:
-    """The assignment in ``file``, or None after printing its problems on stderr."""
+def _load_or_report(file: str, course: str | None = None) -> Assignment | None:
+    """The assignment in ``file`` (with the course folder's own lessons, if it has them), or None after
+    printing its problems on stderr."""
     try:
-        return load_assignment(file)
+        a, warnings = load_checked(file, course_folder_lessons(course))
     except AssignmentFormatError as e:
         for p in e.problems:
             print(p, file=sys.stderr)
         return None
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return a
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
     from .tutor.assignments.notebook import write_course
 
-    assignment = _load_or_report(args.file)
+    assignment = _load_or_report(args.file, args.course)
     if assignment is None:
         return 2
     written = write_course(assignment, Path(args.course), force=args.force)
@@ -93,28 +116,28 @@ def cmd_assign(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from .tutor.assignments.regrade import grade_course, gradebook_scores, record_attempts
+    from .tutor.classes.safe import terminal_text
+    from .tutor.assignments.regrade import (differences, fix_gradebook, grade_course, gradebook_scores,
+                                            identical_logs, record_attempts)
     from .tutor.progress import ProgressStore, course_path
 
-    assignment = _load_or_report(args.file)
-    if assignment is None:
-        return 2
     course = Path(args.course)
     if not course.is_dir():
         raise FileNotFoundError(2, "No such folder", str(course))
-    results = grade_course(assignment, course)
+    assignment = _load_or_report(args.file, args.course)
+    if assignment is None:
+        return 2
+    results = grade_course(assignment, course, course_folder_lessons(course))
     book = gradebook_scores(course, assignment.id)
-    differences = []
-    if book is not None:
-        for r in results:
-            cells = book.get(r.student)
-            if cells is None:
-                differences.append(f"{r.student}: not autograded yet")
-                continue
-            for g in r.grades:
-                got = cells.get(f"{g.item}-grade")
-                if got is None or abs(got - g.score) > 1e-6:
-                    differences.append(f"{r.student}: {g.item}: gradebook {got}, replay {g.score:g}")
+    diffs = differences(results, book) if book is not None else []
+    fixed: list[str] = []
+    if args.fix and diffs:
+        fixed = fix_gradebook(course, assignment.id, results)
+        book = gradebook_scores(course, assignment.id)
+        diffs = differences(results, book) if book is not None else []
+    lines = [f"{s}: not autograded yet" if not item else f"{s}: {item}: gradebook {got}, replay {score:g}"
+             for s, item, got, score in diffs]
+    copies = identical_logs(assignment, course)
     new = old = 0
     if not args.no_store:
         with ProgressStore(course_path(course)) as store:
@@ -122,23 +145,38 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"assignment": assignment.id, "points": assignment.points,
                           "students": [{"student": r.student, "total": r.total,
-                                        "items": {g.item: g.score for g in r.grades}} for r in results],
-                          "gradebook": None if book is None else {"differences": differences},
+                                        "items": {g.item: g.score for g in r.grades},
+                                        "messages": {g.item: g.message for g in r.grades if g.message}}
+                                       for r in results],
+                          "gradebook": None if book is None else {"differences": lines, "fixed": fixed},
+                          "identical_logs": [{"item": i, "students": g} for i, g in copies],
                           "store": None if args.no_store else {"new": new, "already": old}}))
+        return 1 if diffs else 0
+    out = ["items: " + "; ".join(f"{i.number} {i.id}" for i in assignment.items),
+           "student\t" + "\t".join(str(i.number) for i in assignment.items) + "\ttotal"]
+    for r in results:
+        out.append(r.student + "\t" + "\t".join(f"{g.score:g}" for g in r.grades) + f"\t{r.total:g}")
+    notes = [f"  {r.student}: {g.label}: {g.message}" for r in results for g in r.grades
+             if g.message and not g.message.startswith("no log ")]
+    if notes:
+        out.append("logs the replay could not read, or played on another student's deal:")
+        out += notes
+    if copies:
+        out.append("the same log (attempts, moves and times) in several submissions:")
+        out += [f"  {i}: {', '.join(g)}" for i, g in copies]
+    out.append(f"{len(results)} submissions of {assignment.id} replayed ({assignment.points:g} points each at most)")
+    if fixed:
+        out.append(f"the gradebook now holds the replay's score in {len(fixed)} places (its manual score):")
+        out += [f"  {f}" for f in fixed]
+    if book is None:
+        out.append("no gradebook.db in the course folder: nothing to compare")
+    elif lines:
+        out.append(f"the gradebook differs from the replay in {len(lines)} places"
+                   + ("" if args.fix else " (--fix writes the replay's score there)") + ":")
+        out += [f"  {d}" for d in lines]
     else:
-        ids = [i.id for i in assignment.items]
-        print("student\t" + "\t".join(ids) + "\ttotal")
-        for r in results:
-            print(r.student + "\t" + "\t".join(f"{g.score:g}" for g in r.grades) + f"\t{r.total:g}")
-        print(f"{len(results)} submissions of {assignment.id} replayed ({assignment.points:g} points each at most)")
-        if book is None:
-            print("no gradebook.db in the course folder: nothing to compare")
-        elif differences:
-            print(f"the gradebook differs from the replay in {len(differences)} places:")
-            for d in differences:
-                print(f"  {d}")
-        else:
-            print("the gradebook agrees with the replay for every item")
-        if not args.no_store:
-            print(f"progress store {course_path(course)}: {new} attempts filed ({old} were there already)")
-    return 1 if differences else 0
+        out.append("the gradebook agrees with the replay for every item")
+    if not args.no_store:
+        out.append(f"progress store {course_path(course)}: {new} attempts filed ({old} were there already)")
+    print(terminal_text("\n".join(out)))
+    return 1 if diffs else 0

@@ -5,7 +5,7 @@ notebook (to validate or autograde it), the cell imports nothing heavy and shows
 
 >>> import os
 >>> os.environ["NBGRADER_EXECUTION"] = "autograde"
->>> item_widget({"id": "p1", "kind": "puzzle", "puzzle": "c22-take-the-pack", "points": 5})
+>>> item_widget({"id": "p1", "kind": "puzzle", "puzzle_ref": "0", "points": 5})
 item p1: graded from its log by the next cell
 >>> del os.environ["NBGRADER_EXECUTION"]
 """

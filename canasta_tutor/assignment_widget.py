@@ -1,92 +1,111 @@
-"""The widget cell of an assignment item, writing the student's log as the student plays.
+"""The widget cell of an assignment item: the lesson or puzzle widget, configured as an exam.
 
-- a lesson level: :class:`AssignmentItemWidget`, a thin layer over
-  :class:`~canasta_tutor.lesson_widget.LessonWidget` on the item's level with the item's seed;
+- a lesson level: :class:`AssignmentItemWidget`, the
+  :class:`~canasta_tutor.lesson_widget.LessonWidget` showing an
+  :class:`~canasta_tutor.tutor.assignments.sessions.ExamLevel` (the item's level on the
+  student's own deal);
 - a puzzle: :class:`AssignmentPuzzleWidget`, the puzzle trainer
-  (:class:`~canasta_tutor.puzzle_widget.PuzzleTrainer`) held on the item's puzzle ("next"
-  opens it again, as a new attempt).
+  (:class:`~canasta_tutor.puzzle_widget.PuzzleTrainer`) showing an
+  :class:`~canasta_tutor.tutor.assignments.sessions.ExamPuzzle` (the student's puzzle).
 
-After every intent the :class:`~canasta_tutor.tutor.assignments.grading.ItemRecorder` writes
-the log the autograder replays.  Nothing is saved in the student's own progress store.
+The sessions hold the exam's rules and write the student's log (see
+:mod:`canasta_tutor.tutor.assignments.sessions`); these classes only pass intents on and draw.
+Nothing is saved in the student's own progress store.
 
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
->>> level = {"id": "l1", "kind": "level", "lesson": "melds", "level": "natural-meld", "points": 4}
->>> w = AssignmentItemWidget(level, log_dir=folder, hint_fn=None)
+>>> level = {"id": "l1", "number": 1, "kind": "level", "lesson": "melds", "level": "natural-meld", "points": 4,
+...          "title": "A natural meld"}
+>>> w = AssignmentItemWidget(level, log_dir=folder, student="ann")
 >>> w.handle({"intent": "act", "text": "meld 7 7 7"})
 'passed'
->>> puzzle = {"id": "p1", "kind": "puzzle", "puzzle": "c22-take-the-pack", "points": 5}
->>> p = AssignmentPuzzleWidget(puzzle, log_dir=folder, explain=None)
+>>> w.view["exam"]["result"]
+'1. A natural meld: solved (1 attempt, replayed): 4 of 4 points'
+>>> from canasta_tutor.tutor.assignments.spec import puzzle_ref
+>>> puzzle = {"id": "p1", "number": 2, "kind": "puzzle", "puzzle_ref": puzzle_ref("c22-take-the-pack"), "points": 5}
+>>> p = AssignmentPuzzleWidget(puzzle, log_dir=folder, student="ann")
 >>> p.handle({"intent": "play", "text": "take 9 9 9"})
 'Solved: take 9 9 9 is the answer.'
+>>> import os; os.environ["CANASTA_TUTOR_STUDENT"] = "ann"
 >>> from canasta_tutor.tutor.assignments.grading import grade_item
->>> grade_item(level, folder), grade_item(puzzle, folder)
-l1: solved (1 attempt, replayed): 4 of 4 points
-p1: solved (1 attempt, replayed): 5 of 5 points
+>>> grade_item(level, folder), grade_item(puzzle, folder)  # doctest: +ELLIPSIS
+1. A natural meld: solved (1 attempt, replayed): 4 of 4 points
+  The answer: meld 7 7 7
+  Why: Three sevens, no wild card: a natural meld.
+2. Puzzle 2: solved (1 attempt, replayed): 5 of 5 points
+  The answer: take 9 9 9
+  Why: A pair of nines takes an eight-card pack. Checked on 2,000 sampled deals: it beats the next best move, ...
 (4, 5)
+>>> del os.environ["CANASTA_TUTOR_STUDENT"]
 """
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
+from .display import state_html
+from .inline_css import inline_styles
 from .lesson_widget import LessonWidget
 from .puzzle_widget import PuzzleTrainer
-from .tutor.puzzle_session import PuzzleTable
-from .tutor.trainer import ExplainFn, hint_explanation
-from .tutor.assignments.grading import LOG_DIR, ItemRecorder
-from .tutor.assignments.items import item_lesson
+from .state import SEATS
+from .tutor.assignments.exam import ExamError, student_id
+from .tutor.assignments.grading import LOG_DIR
+from .tutor.assignments.sessions import ExamLevel, ExamPuzzle
 from .tutor.assignments.spec import Item
-from .tutor.lessons.runner import HintFn, default_hint
 
 
 class AssignmentItemWidget(LessonWidget):
-    """One assignment item in a notebook; ``item`` is the dict the generated cell carries."""
+    """One graded lesson level in a notebook; ``item`` is the dict the generated cell carries."""
 
-    def __init__(self, item: dict[str, Any], log_dir: str = LOG_DIR, hint_fn: HintFn | None = default_hint,
+    def __init__(self, item: dict[str, Any], log_dir: str = LOG_DIR, student: str | None = None,
                  **kwargs: Any) -> None:
         self.item = Item.from_dict(item)
-        self.recorder = ItemRecorder(self.item, log_dir)
-        # every attempt is on the item's one deal: the autograder replays the log on it
-        super().__init__(item_lesson(self.item), learner="student", store=None, seed=self.item.seed, level=1,
-                         hint_fn=hint_fn, new_deals=False, **kwargs)
+        # every attempt is on the student's one deal: the autograder replays the log on it
+        self.exam = ExamLevel(self.item, student or student_id(), log_dir)
+        super().__init__(player=self.exam, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"AssignmentItemWidget({self.item.label!r}, status={self.player.run.status!r})"
 
     def handle(self, msg: dict[str, Any]) -> str:
-        answer = super().handle(msg)
-        try:
-            self.recorder.observe(self.player.run)
-        except OSError as e:
-            self.notice = f"Your log could not be written: {e}"
+        intent = msg.get("intent") if isinstance(msg, dict) else None
+        if intent in ("give_up", "next", "goto"):
+            self.notice = ""
+            try:
+                if intent == "give_up":
+                    self.exam.give_up()
+                else:
+                    raise ExamError("An assignment item is one level.")
+            except ExamError as e:
+                self.notice = str(e)
             self._refresh()
-            return self.notice
-        return answer
+            return self.notice or self.player.run.status
+        return super().handle(msg)
+
+    def _refresh(self) -> None:
+        v = self.exam.view()
+        v["notice"] = self.notice or self.exam.notice
+        self.exam.notice = ""
+        self.view = v
 
 
 class AssignmentPuzzleWidget(PuzzleTrainer):
-    """One puzzle item in a notebook: the puzzle trainer on the item's puzzle only."""
+    """One graded puzzle in a notebook: the student's puzzle only, as an exam."""
 
-    def __init__(self, item: dict[str, Any], log_dir: str = LOG_DIR, explain: ExplainFn | None = hint_explanation,
+    def __init__(self, item: dict[str, Any], log_dir: str = LOG_DIR, student: str | None = None,
                  **kwargs: Any) -> None:
         self.item = Item.from_dict(item)
-        self.recorder = ItemRecorder(self.item, log_dir)
-        super().__init__(learner="student", store=None, puzzle=self.item.puzzle, explain=explain, **kwargs)
+        super().__init__(table=ExamPuzzle(self.item, student or student_id(), log_dir), **kwargs)
 
-    def handle(self, msg: Any) -> str:
-        name = msg.get("intent", msg.get("type")) if isinstance(msg, dict) else None
-        if name in ("next", "theme", "streak"):
-            old = self.table.session
-            self.table = PuzzleTable(self.trainer, puzzle=self.item.puzzle, four_colour=self.table.four_colour)
-            self.table.session.rev = self.table.session.action_rev = old.rev + 1  # the front end waits for a newer one
-            self.table.notice = "The same puzzle again: this item is one puzzle."
-            self._sync()
-            return self.table.notice
-        text = super().handle(msg)
-        try:
-            self.recorder.observe(self.table.run)
-        except OSError as e:
-            text = self.table._notice(f"Your log could not be written: {e}")
-            self._sync()
-        return text
+    def __repr__(self) -> str:
+        return f"AssignmentPuzzleWidget({self.item.label!r})"
+
+    def _repr_html_(self) -> str:
+        run = self.table.run
+        head = (f"<p><b>{html.escape(self.item.label)}</b>: find the best move for your side this hand. "
+                "Run the cell to play it.</p>")
+        return head + inline_styles(state_html(run.puzzle.state(), seat=SEATS[run.seat]), container=True)
 
 
 __all__ = ["AssignmentItemWidget", "AssignmentPuzzleWidget"]

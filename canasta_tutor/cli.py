@@ -208,11 +208,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    from . import native
     from .selfplay import run_selfplay
 
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    report = run_selfplay(args.hands, args.seed, check=not args.no_check, progress=progress,
-                          options=_options(args.options), variant=_variant(args.variant))
+    fast = native.engine() if args.engine != native.PYTHON else None
+    if args.engine == native.COMPILED and fast is None:
+        why = f"{native.PURE_ENV} is set" if os.environ.get(native.PURE_ENV, "") not in ("", "0") else \
+            f"the search's compiled copy is {native.status()} (`make native` builds it)"
+        raise UsageError(f"--engine compiled: {why}; leave --engine out to run in plain Python")
+    play = run_selfplay if fast is None else fast.run_selfplay
+    report = play(args.hands, args.seed, check=not args.no_check, progress=progress,
+                  options=_options(args.options), variant=_variant(args.variant))
     _emit(args, report.to_dict(), report.format())
     return 1 if report.violations else 0
 
@@ -320,6 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
+    sp.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
+                    help="the engine that plays: the search's compiled copy where it is built (auto, the default), "
+                    "or plain Python; the report says which ran")
     sp.set_defaults(func=cmd_selfplay)
 
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")

@@ -1,6 +1,7 @@
 """The ``lesson`` and ``course`` subcommands of ``canasta-tutor``.
 
-- ``lesson check [--coverage] [FILE...]``: every error with file, line and field; exit 2 on errors;
+- ``lesson check [--coverage] [--course DIR] [FILE...]``: every error with file, line and field; exit 2
+  on errors (``--course``: the lessons of a course folder, as the teacher edited them);
 - ``lesson list [--json]``: the lessons and their levels with IDs;
 - ``lesson play LESSON LEVEL [--seed S] --actions "draw; meld K K K; discard 4"``: play a level (a click:
   ``press meld 7S 7C JH``); a scoring level: ``--answer "500 100 100 85 -15 770"``;
@@ -32,6 +33,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
     ck = lsub.add_parser("check", parents=[common], help="check lesson files; exit 2 on errors")
     ck.add_argument("files", metavar="FILE", nargs="*", help="lesson files (default: the course's)")
+    ck.add_argument("--course", default=None, metavar="DIR",
+                    help="a course folder made by `canasta-tutor course`: check its own lessons/ (as `class check "
+                         "--course DIR` reads them)")
     ck.add_argument("--coverage", action="store_true", help="also print which rules are taught where")
     ck.add_argument("--no-play", action="store_true", help="check the files only; do not replay lines")
     ck.add_argument("--seeds", type=int, default=3, metavar="N",
@@ -87,7 +91,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .tutor.lessons.check import check_level_play, coverage
 
     start = time.perf_counter()
-    files = [Path(f) for f in args.files] if args.files else lesson_files()
+    if args.course is not None and not (Path(args.course) / "lessons").is_dir():
+        raise CourseError(f"{args.course!r} has no lessons folder: make one with `{PROG} course {args.course}`")
+    files = ([Path(f) for f in args.files] if args.files
+             else lesson_files(Path(args.course) / "lessons" if args.course else None))
     for f in files:
         if not f.is_file():
             raise FileNotFoundError(2, "No such file", str(f))

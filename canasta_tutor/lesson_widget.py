@@ -46,7 +46,8 @@ class LessonWidget(anywidget.AnyWidget):
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in
     the user's data folder; ``None`` keeps progress in memory only); ``seed``
     picks the deal of generated levels (each "Try again" deals a new one, unless
-    ``new_deals=False``); ``level`` the level to open (1-based).
+    ``new_deals=False``); ``level`` the level to open (1-based); ``player`` a
+    :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer` made elsewhere, shown instead.
     """
 
     _esm = asset_path("lesson.js")
@@ -54,12 +55,18 @@ class LessonWidget(anywidget.AnyWidget):
 
     view = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, lesson: Lesson | str, learner: str = "learner", store: Any = _DEFAULT, seed: int = 0,
-                 level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(self, lesson: Lesson | str | None = None, learner: str = "learner", store: Any = _DEFAULT,
+                 seed: int = 0, level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
+                 player: LessonPlayer | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store = ProgressStore() if store is _DEFAULT else store
-        self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
+        if player is not None:  # a player configured elsewhere (an assignment item's exam)
+            self.store = player.store
+            self.player = player
+        else:
+            if lesson is None:
+                raise ValueError("a lesson, or a player")
+            self.store = ProgressStore() if store is _DEFAULT else store
+            self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
         self.notice = ""
         self.on_msg(self._on_msg)
         self._refresh()

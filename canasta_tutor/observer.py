@@ -45,6 +45,9 @@ True
 
 from __future__ import annotations
 
+# compiled copy: interpreted (canasta_tutor/native.py copies this module but does not compile it: an
+# Observation fills its fields when first read, through its __dict__, which a compiled class has none of)
+
 from dataclasses import FrozenInstanceError
 from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 

@@ -71,8 +71,10 @@ def cmd_puzzles_verify(args: argparse.Namespace) -> int:
     text = "\n".join(f"{pid}: {'; '.join(v)}" for pid, v in failures.items())
     text += ("\n" if text else "") + (f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified "
                                      f"in {seconds:.1f} s")
+    from . import native
+
     _emit(args, {"verified": len(puzzles) - len(failures), "puzzles": len(puzzles), "failures": failures,
-                 "seconds": round(seconds, 1)}, text)
+                 "seconds": round(seconds, 1), "engine": native.engine_name()}, text)
     return 1 if failures else 0
 
 

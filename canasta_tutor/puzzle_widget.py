@@ -66,7 +66,8 @@ class PuzzleTrainer(anywidget.AnyWidget):
     :class:`~canasta_tutor.tutor.progress.ProgressStore` (default: the one in the user's data
     folder; ``None`` keeps everything in memory); ``puzzles`` the library (default: the
     package's); ``seed`` the choice of puzzles; ``puzzle`` opens one puzzle by its ID; ``clock``
-    the time in seconds (tests give a fake one).
+    the time in seconds (tests give a fake one); ``table`` a
+    :class:`~canasta_tutor.tutor.puzzle_session.PuzzleTable` made elsewhere, shown instead.
     """
 
     _esm = front_end()[0]
@@ -79,11 +80,15 @@ class PuzzleTrainer(anywidget.AnyWidget):
     def __init__(self, theme: str | None = None, learner: str = "learner", store: Any = _DEFAULT,
                  puzzles: list[Puzzle] | None = None, seed: int = 0, puzzle: str | None = None,
                  streak: bool = False, explain: ExplainFn | None = hint_explanation, timed: bool | float = False,
-                 clock: Callable[[], float] = time.time, **kwargs: Any) -> None:
+                 clock: Callable[[], float] = time.time, table: PuzzleTable | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store = ProgressStore() if store is _DEFAULT else store
-        trainer = Trainer(puzzles, learner, self.store, explain, seed, clock)
-        self.table = PuzzleTable(trainer, theme=theme, puzzle=puzzle, streak=streak, timed=timed)
+        if table is not None:  # a table configured elsewhere (an assignment item's exam)
+            self.store = table.trainer.store
+            self.table = table
+        else:
+            self.store = ProgressStore() if store is _DEFAULT else store
+            trainer = Trainer(puzzles, learner, self.store, explain, seed, clock)
+            self.table = PuzzleTable(trainer, theme=theme, puzzle=puzzle, streak=streak, timed=timed)
         self._sent: dict[str, Any] = {}
         self.on_msg(self._on_msg)
         self._sync()

@@ -1,9 +1,14 @@
 """``class report`` and ``class simulate``: the class report from the command line, and a simulated class.
 
-- ``class report --course DIR [--class NAME] [--csv FILE]``: the report on the class whose store is
-  in the course folder (merging the student stores found there first): the students x items grid,
-  each student's totals and rating change, performance per theme and the most common wrong move
-  per item; ``--csv`` writes the students x items rows to FILE; ``--json`` prints it all as JSON.
+- ``class report --course DIR [--class NAME] [--csv FILE] [--html FILE] [--student NAME]``: the report
+  on the class of the course folder, from replayed facts only (the course's store, the shared
+  student stores replayed, nbgrader's gradebook for the roster and late submissions; nothing is
+  written there): the students x items grid, who has not started, each student's totals, late
+  submissions and rating change, performance per theme and the most common wrong move per item;
+  ``--csv`` writes the students x items rows to FILE (formula-safe), ``--html`` the whole report
+  as one standalone page (escaped), ``--student`` one student's items and wrong moves; ``--json``
+  prints it all as JSON.  The text is made safe for a terminal (control characters shown as
+  escapes).
 - ``class simulate --course DIR [--students 30] [--items 50] [--seed S]``: fill the course's store
   with a class of bots of several strengths playing real lesson levels and puzzles (seeded);
   ``--demo`` loads the demo class kept with the package instead (the same whatever the course).
@@ -17,6 +22,7 @@ import sys
 from typing import Any
 
 from .cli import UsageError, _emit
+from .tutor.classes.safe import terminal_text
 
 
 def cmd_class_report(args: argparse.Namespace) -> int:
@@ -26,21 +32,41 @@ def cmd_class_report(args: argparse.Namespace) -> int:
         if args.class_name and args.class_name not in report.store.classes():
             known = ", ".join(report.store.classes()) or "none"
             raise UsageError(f"no class {args.class_name!r} in the store (classes: {known})")
+        if args.student is not None:
+            return _one_student(args, report)
         if args.csv:
             report.to_csv(args.csv)
+        if args.html:
+            report.to_html(args.html)
         per_student: dict[str, Any] = {}
         themes: dict[str, Any] = {}
-        if not report.attempts.empty:
-            rating = report.progress()[["rating_start", "rating_now", "rating_change"]]
-            per_student = json.loads(report.summary().join(rating).to_json(orient="index"))
-            themes = json.loads(report.themes().to_json(orient="index"))
+        if report.students():
+            summary = report.summary()
+            if not report.attempts.empty:
+                summary = summary.join(report.progress()[["rating_start", "rating_now", "rating_change"]])
+                themes = json.loads(report.themes().to_json(orient="index"))
+            per_student = json.loads(summary.to_json(orient="index"))
         data = {"students": len(report.students()), "items": report.items(), "attempts": len(report.attempts),
-                "per_student": per_student, "themes": themes,
-                "wrong_moves": json.loads(report.wrong_moves().to_json(orient="records"))}
+                "not_started": report.not_started(), "per_student": per_student, "themes": themes,
+                "late": json.loads(report.late().to_json(orient="records", date_format="iso")),
+                "wrong_moves": json.loads(report.wrong_moves().to_json(orient="records")), "notes": report.notes()}
         text = report.text()
         if args.csv:
             text += f"\nThe students x items rows: {args.csv}"
-    _emit(args, data, text.rstrip("\n"))
+        if args.html:
+            text += f"\nThe report as one page: {args.html}"
+    _emit(args, data, terminal_text(text.rstrip("\n")))
+    return 0
+
+
+def _one_student(args: argparse.Namespace, report: Any) -> int:
+    try:
+        view = report.student(args.student)
+    except KeyError as e:
+        raise UsageError(str(e.args[0])) from None
+    data = {"student": args.student, "items": json.loads(view.items().to_json(orient="records")),
+            "wrong_moves": json.loads(view.wrong().to_json(orient="records"))}
+    _emit(args, data, terminal_text(view.text().rstrip("\n")))
     return 0
 
 
@@ -68,10 +94,13 @@ def register(classes: Any, common: argparse.ArgumentParser) -> None:
     """Add ``report`` and ``simulate`` to the ``class`` group's subparsers."""
     rp = classes.add_parser("report", parents=[common], help="the class report: students x items, themes, "
                             "wrong moves, progress")
-    rp.add_argument("--course", required=True, metavar="DIR", help="the course folder (its progress store, and "
-                    "the student stores under submitted/ and progress/)")
+    rp.add_argument("--course", required=True, metavar="DIR", help="the course folder (its progress store, the "
+                    "student stores under progress/, replayed, and nbgrader's gradebook)")
     rp.add_argument("--class", dest="class_name", default=None, metavar="NAME", help="only this class's students")
     rp.add_argument("--csv", default=None, metavar="FILE", help="also write the students x items rows to FILE")
+    rp.add_argument("--html", default=None, metavar="FILE",
+                    help="also write the whole report as one standalone HTML page to FILE")
+    rp.add_argument("--student", default=None, metavar="NAME", help="only this student: their items and wrong moves")
     rp.set_defaults(func=cmd_class_report)
     sm = classes.add_parser("simulate", parents=[common], help="fill a course's store with a simulated class "
                             "(bots of several strengths)")

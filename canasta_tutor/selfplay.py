@@ -53,6 +53,9 @@ class SelfplayReport:
     seed: int = 0
     check: bool = True
     variant: str = "classic"
+    #: the engine that played: ``"python"`` (this module) or ``"compiled"`` (the search's compiled copy,
+    #: :mod:`canasta_tutor.native`, which runs this same module compiled)
+    engine: str = "python"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -69,6 +72,7 @@ class SelfplayReport:
             f"hands per second: {self.hands_per_s:.1f}",
             f"microseconds per action: {self.us_per_action:.1f}",
             f"invariant checks: {'on' if self.check else 'off'}",
+            f"engine: {self.engine}",
             f"invariant violations: {self.violations}",
         ]
         lines += [f"  {m}" for m in self.messages]

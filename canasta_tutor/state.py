@@ -278,7 +278,8 @@ class State:
 
     def copy(self) -> "State":
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
-        s = State.__new__(type(self))
+        cls = type(self)
+        s = cls.__new__(cls)  # (compiled, a subclass is made by its own __new__: canasta_tutor/native.py)
         s.options = self.options
         s.variant = self.variant
         s.sides = self.sides

@@ -75,7 +75,9 @@ def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
         assert wrong.at["freezing/one", "move"] == "take 9 9" and wrong.at["freezing/one", "times"] == 2
         assert wrong.at["freezing/one", "students"] == 2 and wrong.at["freezing/one", "rule"] == "R-PACK-4"
         assert wrong.at["freezing/one", "all_wrong"] == 3
-        assert wrong.at["puzzles/c01-frozen-by-wild-card", "reason"] == "leaves the pack"
+        assert "puzzles/c01-frozen-by-wild-card" not in wrong.index   # one student's wrong move only
+        one = r.wrong_moves(min_students=1).set_index("item")
+        assert one.at["puzzles/c01-frozen-by-wild-card", "reason"] == "leaves the pack"
         prog = r.progress()
         assert prog.at["ada", "rating_change"] == 40.0 and prog.at["bob", "rating_change"] == -40.0
         assert prog.at["ada", "solved"] == 2 and prog.at["bob", "solved"] == 1
@@ -86,27 +88,33 @@ def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
         assert everyone.items()[1] == "freezing/two" and everyone.grid().splitlines()[2] == "cy   .1+"
 
 
-def test_refresh_rereads_only_what_changed_and_merges_student_stores(tmp_path: Path) -> None:
+def test_refresh_rereads_only_what_changed_and_replays_shared_stores(tmp_path: Path) -> None:
     _hand_made(tmp_path)
     with ClassReport(tmp_path) as r:
         assert r.refresh() is False
         n = len(r.attempts)
-        with ProgressStore.for_course(tmp_path) as other:   # a student saving while the teacher looks
+        with ProgressStore.for_course(tmp_path) as other:   # the teacher's tools filing an attempt
             other.record(Attempt("cy", "freezing", "one", "passed", stars=3, started=_t(10), finished=_t(11)))
         assert r.refresh() is True and len(r.attempts) == n + 1
         assert r.table("stars").at["cy", "freezing/one"] == 3
-        # a student's own store, collected by nbgrader, and one in a shared folder
+        # a store collected by nbgrader is never read; one in the shared folder is replayed
         sub = tmp_path / "submitted" / "dee" / "week1" / "progress.sqlite3"
         sub.parent.mkdir(parents=True)
         with ProgressStore(sub) as own:
-            own.record(Attempt("learner", "freezing", "two", "passed", stars=2, started=_t(12), finished=_t(13)))
+            own.record(Attempt("learner", "melds", "natural-meld", "passed", stars=3, started=_t(12),
+                               finished=_t(13), actions=[{"kind": "action", "text": "meld 7 7 7"}]))
         (tmp_path / "progress").mkdir()
         with ProgressStore(tmp_path / "progress" / "eve.sqlite3") as own:
-            own.record(Attempt("learner", "freezing", "two", "failed", started=_t(14), finished=_t(15)))
+            own.record(Attempt("learner", "melds", "natural-meld", "passed", stars=3, started=_t(14),
+                               finished=_t(15), hints=0, actions=[{"kind": "hint", "text": "?"},
+                                                                 {"kind": "action", "text": "meld 7 7 7"}]))
         assert r.refresh() is True
-        assert {"dee", "eve"} <= set(r.students()) and "learner" not in r.students()
+        assert "eve" in r.students() and "dee" not in r.students() and "learner" not in r.students()
+        assert r.table("stars").at["eve", "melds/natural-meld"] == 2   # the replay saw the hint the store left out
+        assert r.notes() == ["Left out: 1 progress store found in submissions (a submission is graded from its "
+                             "logs, by `class grade`)."]
         assert r.refresh() is False   # nothing new: the student stores are not read again
-        assert len(r.attempts) == n + 3
+        assert len(r.attempts) == n + 2
 
 
 def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
@@ -116,9 +124,9 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
     assert (tmp_path / "out.csv").read_text() == text
     df = pd.read_csv(io.StringIO(text))
     assert list(df.columns[:10]) == ["student", "item", "display_name", "kind", "themes", "solved", "stars",
-                                     "hints", "seconds", "attempts"]
+                                     "hints", "reported_seconds", "attempts"]
     ada = df[(df["student"] == "ada") & (df["item"] == "freezing/one")].iloc[0]
-    assert (ada["display_name"], ada["stars"], ada["seconds"], ada["attempts"]) == ("Ada", 2, 180, 2)
+    assert (ada["display_name"], ada["stars"], ada["reported_seconds"], ada["attempts"]) == ("Ada", 2, 180, 2)
     assert len(df) == 7   # ada 2 items, bob 3, cy 2
 
 
@@ -127,6 +135,8 @@ def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
     with ClassReport(tmp_path) as r:
         for fig in [*r.figures().values(), r.progress_plot(lines_up_to=1), r.heatmap("seconds")]:
             assert png(fig).startswith(b"\x89PNG")
+        panels = r.progress_plot()   # a small class: one panel per student, named
+        assert [t.get_text() for t in panels.axes[0].texts] == ["ada (+40)", "bob (-40)", "cy"]
         band = r.progress_plot(lines_up_to=1).axes[0]   # a large class: median and percentile band
         assert [t.get_text() for t in band.get_legend().get_texts()] == ["10th to 90th percentile", "median"]
     code = ("import sys, canasta_tutor.tutor.classes.report as r, canasta_tutor.tutor.classes.simulate; "
@@ -144,6 +154,9 @@ def test_the_html_heatmap_is_stable_and_coloured(tmp_path: Path) -> None:
         assert "background-color" in html and "T_canasta-stars" in html
         cells = re.findall(r'<td id="T_canasta-stars_row0_col(\d)" class="[^"]*" >([^<]*)</td>', html)
         assert cells == [("0", "2"), ("1", "3"), ("2", "")]   # ada: 2 stars, 3 stars, not tried
+        bob = re.findall(r'<td id="T_canasta-stars_row1_col(\d)" class="[^"]*" >([^<]*)</td>', html)
+        assert bob == [("0", "\u2717"), ("1", "\u2717"), ("2", "3")]   # tried and not solved: not blank
+        assert "position: sticky" in html   # the headers stay in view
 
 
 def test_an_empty_course_gives_an_empty_report(tmp_path: Path) -> None:

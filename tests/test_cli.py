@@ -196,8 +196,26 @@ def test_selfplay_violations_exit_1(capsys, monkeypatch) -> None:
     import canasta_tutor.selfplay as sp
 
     monkeypatch.setattr(sp, "check_invariants", lambda state, start_totals=None: ["planted"])
-    code, out, _ = run(capsys, "selfplay", "--hands", "2", "--seed", "1")
-    assert code == 1 and "planted" in out
+    code, out, _ = run(capsys, "selfplay", "--hands", "2", "--seed", "1", "--engine", "python")
+    assert code == 1 and "planted" in out and "engine: python" in out
+
+
+def test_selfplay_says_which_engine_ran(capsys) -> None:
+    """The report names the engine: the compiled copy where it is built (the default), else plain Python."""
+    from canasta_tutor import native
+
+    code, out, _ = run(capsys, "selfplay", "--hands", "3", "--seed", "4", "--no-check", "--json")
+    assert json.loads(out)["engine"] == native.engine_name()
+    code, out, _ = run(capsys, "selfplay", "--hands", "3", "--seed", "4", "--no-check", "--engine", "python")
+    assert "engine: python" in out
+
+
+def test_selfplay_on_the_compiled_copy_says_why_it_cannot(capsys, monkeypatch) -> None:
+    from canasta_tutor import native
+
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    code, out, err = run(capsys, "selfplay", "--hands", "3", "--engine", "compiled")
+    assert code == 2 and "--engine compiled: CANASTA_TUTOR_PURE is set" in err and out == ""
 
 
 # ---------------------------------------------------------------- bad input

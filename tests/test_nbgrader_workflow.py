@@ -101,21 +101,29 @@ def graded(tmp_path_factory):
     a = load_assignment(spec)
     level, practice, puzzle = a.items
 
-    # full: every item solved without a hint
+    # full: every item solved without a hint, each on the student's own deal
     folder = _submit(course, "full")
     for item in a.items:
-        assert play_item(item, [solution_line(item)], folder / "canasta-log") == ["passed"]
+        assert play_item(item, [solution_line(item, "full")], folder / "canasta-log", "full") == ["passed"]
 
     # hinted: two hints then solved on a retry; the puzzle with one hint; the practice level not played
     folder = _submit(course, "hinted")
-    assert play_item(level, [[HINT, HINT, "discard 4"], solution_line(level)], folder / "canasta-log")[-1] == "passed"
-    assert play_item(puzzle, [[HINT, *solution_line(puzzle)]], folder / "canasta-log") == ["passed"]
+    assert play_item(level, [[HINT, HINT, "discard 4"], solution_line(level, "hinted")], folder / "canasta-log",
+                     "hinted")[-1] == "passed"
+    assert play_item(puzzle, [[HINT, *solution_line(puzzle)]], folder / "canasta-log", "hinted") == ["passed"]
 
     # tampered: wrong moves, then the log's totals and the notebook's graded cells edited to full marks
     folder = _submit(course, "tampered")
-    play_item(level, [["discard 4"]], folder / "canasta-log")
-    play_item(practice, [["discard 4"]], folder / "canasta-log")
-    assert play_item(puzzle, [[_wrong_move(puzzle)]], folder / "canasta-log") == ["failed"]
+    play_item(level, [["discard 4"]], folder / "canasta-log", "tampered")
+    play_item(practice, [["discard 4"]], folder / "canasta-log", "tampered")
+    assert play_item(puzzle, [[_wrong_move(puzzle)]], folder / "canasta-log", "tampered") == ["failed"]
+
+    # copied: the full student's logs, submitted by another student (the generated level's deal is theirs;
+    # it deals few different answers, so a student whose answer differs is chosen)
+    copier = next(s for s in ("copied", "copier", "copy-cat", "cribber") if solution_line(practice, s)
+                  != solution_line(practice, "full"))
+    folder = _submit(course, copier)
+    shutil.copytree(course / "submitted" / "full" / "a1" / "canasta-log", folder / "canasta-log")
     for item in a.items:
         _tamper_log(log_path(item, folder / "canasta-log"), item.points)
     _tamper_notebook(folder / "a1.ipynb")
@@ -132,53 +140,76 @@ def graded(tmp_path_factory):
     (folder / "a1.ipynb").write_text(json.dumps(nb), encoding="utf-8")
 
     nbgrader(course, "autograde", "a1")
+    nbgrader(course, "generate_feedback", "a1")
     scores = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        for student in ("full", "hinted", "tampered", "nolog", "injected"):
+        for student in ("full", "hinted", "tampered", "nolog", "injected", copier):
             sub = gb.find_submission("a1", student)
             cells = {g.name: g.score for g in sub.notebooks[0].grades}
             scores[student] = (sub.score, sub.max_score, cells)
-    return course, scores, spec
+    scores["copied"] = scores[copier]
+    return course, scores, spec, copier
 
 
 def test_full_marks_from_the_replay(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     total, most, cells = scores["full"]
     assert (total, most) == (26, 26)
-    assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 10, "c22-take-the-pack-grade": 6}
+    assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 10, "puzzle-3-grade": 6}
 
 
 def test_hints_give_the_partial_credit_of_the_file(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     total, _, cells = scores["hinted"]
     # 10 - 2 hints x 3 (seen before the retry, still counted); 6 - 1 hint x 2; not played: 0
-    assert cells == {"melds-natural-meld-grade": 4, "melds-meld-practice-grade": 0, "c22-take-the-pack-grade": 4}
+    assert cells == {"melds-natural-meld-grade": 4, "melds-meld-practice-grade": 0, "puzzle-3-grade": 4}
     assert total == 8
 
 
 def test_a_tampered_submission_gets_no_credit(graded):
-    course, scores, _ = graded
+    course, scores, _, _ = graded
     total, _, cells = scores["tampered"]
     assert total == 0 and set(cells.values()) == {0}
     # nbgrader put the locked test cells back, and the replay's words are in the autograded notebook
     nb = json.loads((course / "autograded" / "tampered" / "a1" / "a1.ipynb").read_text(encoding="utf-8"))
     text = json.dumps(nb)
-    assert "c22-take-the-pack: not solved (1 attempt, replayed): 0 of 6 points" in text
+    assert "3. Puzzle 3: not solved (1 attempt, replayed): 0 of 6 points" in text
+    assert "The answer: take 9 9 9" in text   # the submission is final: nbgrader's feedback shows the answer
+
+
+def test_a_log_copied_from_another_student_earns_nothing_on_their_own_deal(graded):
+    course, scores, _, copier = graded
+    _, _, cells = scores["copied"]
+    # the fixed level and the fixed puzzle are the same for everyone; the generated level is dealt per student
+    assert cells == {"melds-natural-meld-grade": 10, "melds-meld-practice-grade": 0, "puzzle-3-grade": 6}
+    nb = json.loads((course / "autograded" / copier / "a1" / "a1.ipynb").read_text(encoding="utf-8"))
+    assert f"played on the deal of student 'full', not of '{copier}'" in json.dumps(nb)
+
+
+def test_nbgraders_feedback_shows_each_item_solved_or_not_and_the_answer(graded):
+    course, _, _, _ = graded
+    page = (course / "feedback" / "hinted" / "a1" / "a1.html").read_text(encoding="utf-8")
+    assert "1. A natural meld: solved with 2 hints (2 attempts, replayed): 4 of 10 points" in page
+    assert "The answer: meld 7 7 7" in page and "2. Practice: a pair and a wild card: no log" in page
+    assert "3. Puzzle 3: solved with 1 hint (1 attempt, replayed): 4 of 6 points" in page
+    assert "The answer: take 9 9 9" in page
 
 
 def test_no_log_scores_zero(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     assert scores["nolog"][0] == 0
 
 
 def test_class_grade_agrees_with_the_gradebook_except_where_the_kernel_was_fooled(graded, capsys):
-    course, scores, spec = graded
+    course, scores, spec, copier = graded
     assert scores["injected"][0] == 26  # nbgrader ran the student's cell, which replaced the grader
     capsys.readouterr()
     assert main(["class", "grade", str(spec), "--course", str(course), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     totals = {s["student"]: s["total"] for s in out["students"]}
-    assert totals == {"full": 26, "hinted": 8, "tampered": 0, "nolog": 0, "injected": 0}
+    assert totals == {"full": 26, "hinted": 8, "tampered": 0, "nolog": 0, "injected": 0, copier: 16}
+    assert {(c["item"], tuple(c["students"])) for c in out["identical_logs"]} == {
+        (item, tuple(sorted((copier, "full")))) for item in ("melds-natural-meld", "melds-meld-practice", "puzzle-3")}
     differences = out["gradebook"]["differences"]
     assert differences and all(d.startswith("injected: ") for d in differences)
     assert out["store"]["new"] > 0

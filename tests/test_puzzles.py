@@ -247,8 +247,12 @@ def test_an_answer_phase_puzzle_is_written_and_listed_like_any_other(capsys: pyt
 
 
 def test_verify_one_puzzle_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta_tutor import native
+
     assert main(["puzzles", "verify", "--id", "c01-frozen-by-wild-card", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["puzzles"] == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["puzzles"] == 1
+    assert out["engine"] == native.engine_name()  # the verifier searches on the compiled copy where it is built
 
 
 @pytest.mark.slow

@@ -11,6 +11,9 @@
 // button[data-intent][data-button], .ct-seat-bottom .ct-card[aria-pressed],
 // .cl-feedback li, .cl-stars[data-stars], .cl-hints, .cl-intro, .cl-opening, .cl-rule-link[data-rule],
 // .cl-rule-panel[data-rule], .cl-score input[data-item], .cl-star-text, .cl-complete, .cl-next-lesson.
+// An assignment item (the view has `exam`, plain text escaped here): one level on the student's own deal, no
+// stars; the hint button says its cost and is off when no new hint is left; Try again and Give up; the answer
+// once the item is closed (.cl-exam[data-closed]).
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
@@ -71,11 +74,20 @@ function doneHTML(v) {
   return `<div class="cl-done">${v.conclusion}<div class="cl-star-text">${v.star_text}</div>${complete}</div>`;
 }
 
+function examHTML(x) {
+  const answer = x.closed && x.answer ? `<div class="cl-answer">Answer: <b>${esc(x.answer)}</b>${x.why ? `<div>${esc(x.why)}</div>` : ""}</div>` : "";
+  const result = x.result ? `<div class="cl-result" role="status">${esc(x.result)}</div>` : "";
+  const warning = x.warning ? `<div class="cl-warning" role="alert">${esc(x.warning)}</div>` : "";
+  return `<div class="cl-exam" data-closed="${esc(x.closed)}">${answer}${result}${warning}</div>`;
+}
+
 function render(el, model, ui) {
   const v = model.get("view");
   if (!v || !v.level) return;
-  const open = v.status === "open";
-  const statusText = v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
+  const x = v.exam || null;
+  const open = v.status === "open" && !(x && x.closed);
+  const statusText = x && x.closed === "solved" ? "Solved" : x && x.closed ? "Given up"
+    : v.status === "passed" ? "Passed" : v.status === "failed" ? "Not this time" : "Your move";
   const LABELS = { draw: "Draw", take: "Take pack", meld: "Meld", add: "Add", discard: "Discard", ask: "Ask partner",
     yes: "Yes", no: "No", pass: "Pass", go_out: "Go out" };
   const verbs = v.buttons.map((b) =>
@@ -87,14 +99,15 @@ function render(el, model, ui) {
   const intro = v.lesson.intro ? `<details class="cl-intro"${introOpen ? " open" : ""}><summary>About this lesson: ` +
     `${v.lesson.summary}</summary>${v.lesson.intro}</details>` : "";
   const opening = v.opening.length ? `<div class="cl-opening"><strong>Before your turn:</strong> ${v.opening.join(" ")}</div>` : "";
-  const deal = v.level.generated ? ` <span class="cl-deal">a new deal each try (deal ${esc(v.level.seed)})</span>` : "";
+  const deal = !v.level.generated ? "" : x ? ` <span class="cl-deal" title="Each student has their own deal, from their nbgrader id">your own deal, for ${esc(x.student)}</span>`
+    : ` <span class="cl-deal">a new deal each try (deal ${esc(v.level.seed)})</span>`;
   const steps = v.level.step_by_step ? ' <span class="cl-steps">Step by step: each button plays one move.</span>' : "";
   const scoring = v.score.length > 0;
   el.innerHTML = `
   <div class="cl-root" data-status="${esc(v.status)}" data-level="${esc(v.level.id)}">
-    <div class="cl-head"><h3>${v.lesson.title}</h3>${levelsHTML(v)}</div>
+    <div class="cl-head"><h3>${v.lesson.title}</h3>${x ? "" : levelsHTML(v)}</div>
     ${intro}
-    <h4>Level ${v.index + 1}: ${v.level.title}</h4>
+    <h4>${x ? `Attempt ${esc(x.attempt)}` : `Level ${v.index + 1}: ${v.level.title}`}</h4>
     ${v.level.intro}
     <div class="cl-goal"><strong>Goal:</strong> ${v.level.goal} <span>(par ${v.level.par})</span>${deal}${steps}</div>
     ${ruleHTML(v)}
@@ -102,7 +115,7 @@ function render(el, model, ui) {
     ${opening}
     <div class="cl-form">
       <span class="cl-status">${statusText}</span>
-      ${v.status === "passed" ? stars(v.stars, `${v.stars} stars`) : ""}
+      ${v.status === "passed" && !x ? stars(v.stars, `${v.stars} stars`) : ""}
       ${open ? verbs : ""}
     </div>
     ${scoring ? scoreHTML(v, ui.typed, open) : `<div class="cl-form">
@@ -111,14 +124,16 @@ function render(el, model, ui) {
       <button class="cl-primary" data-intent="act" ${open ? "" : "disabled"}>Play</button>
     </div>`}
     <div class="cl-actions">
-      <button data-intent="hint" ${v.has_hints ? "" : "disabled"}>Hint (costs a star)</button>
-      <button data-intent="retry">Try again</button>
-      <button data-intent="next" ${v.has_next ? "" : "disabled"}>Next level</button>
+      <button data-intent="hint" ${v.has_hints ? "" : "disabled"}>${x ? esc(x.hint_label) : "Hint (costs a star)"}</button>
+      <button data-intent="retry" ${!x || x.can_retry ? "" : "disabled"}>Try again</button>
+      ${x ? `<button data-intent="give_up" ${x.can_give_up ? "" : "disabled"} title="Shows the answer and why: the item then earns nothing">Give up</button>`
+    : `<button data-intent="next" ${v.has_next ? "" : "disabled"}>Next level</button>`}
       <span class="cl-notice" role="status">${esc(v.notice)}</span>
     </div>
     ${v.hints.length ? `<div class="cl-hints"><strong>Hints</strong>${v.hints.join("")}</div>` : ""}
     ${feedbackHTML(v)}
     ${doneHTML(v)}
+    ${x ? examHTML(x) : ""}
   </div>`;
   const input = el.querySelector(".cl-input");
   const send = (msg) => model.send(msg);

@@ -12,6 +12,8 @@
 // .cp-score[data-score], .cp-root[data-status][data-puzzle], .cp-verdict[data-correct],
 // .cp-explanation, .cp-rating[data-rating], .cp-change[data-change], .cp-streak[data-count],
 // select.cp-theme, button[data-cp], .cp-summary tr[data-theme].
+// An assignment item (the synced `puzzle` has `exam`): the item's label, the verdict, the hints, Try again and
+// Give up, the answer once the item is closed; no rating, theme, streak or timed run (.cp-exam[data-closed]).
 
 function signed(n) {
   return n > 0 ? `+${n}` : `${n}`;
@@ -79,6 +81,21 @@ function summaryHTML(p) {
   return `<details class="cp-summary"><summary>Your results by theme (${esc(p.tried)} ${p.tried === 1 ? "puzzle" : "puzzles"})</summary><table><thead><tr><th>Theme</th><th>Solved</th><th>Share</th><th>Puzzle rating</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
+function examHTML(p) {
+  const x = p.exam;
+  const retry = x.can_retry ? `<button type="button" class="cp-primary" data-cp="retry">Try again</button>` : "";
+  const giveUp = x.can_give_up ? `<button type="button" data-cp="give_up" title="Shows the answer and why: the item then earns nothing">Give up</button>` : "";
+  const deal = x.own_deal ? `<span class="cp-deal" title="Each student has their own puzzle: yours is chosen for your nbgrader id">your own puzzle, for ${esc(x.student)}</span>` : "";
+  const bar = `<div class="cp-bar"><span class="cp-id"><b>${esc(x.label)}</b> \u00b7 attempt ${esc(x.attempt)}</span>${deal}${retry}${giveUp}</div>`;
+  const result = x.result ? `<div class="cp-result" role="status">${esc(x.result)}</div>` : "";
+  const answer = x.closed && x.answer ? `<div class="cp-solution">Answer: <b>${esc(x.answer)}</b>${x.why ? `<div class="cp-why">${esc(x.why)}</div>` : ""}</div>` : "";
+  const warning = x.warning ? `<div class="cp-warning" role="alert">${esc(x.warning)}</div>` : "";
+  const hints = p.hints.length ? `<ul class="cp-hints">${p.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
+  const verdict = p.verdict ? verdictHTML({ ...p, solution: "" }) : `<div class="cp-objective">${esc(p.objective)}</div>`;
+  return `<div class="cp-exam" data-closed="${esc(x.closed)}">${bar}${verdict}${answer}${result}${hints}${warning}`
+    + (p.notice ? `<div class="cp-notice" role="status">${esc(p.notice)}</div>` : "") + "</div>";
+}
+
 function renderPuzzle({ model, el }) {
   const panel = document.createElement("div");
   panel.className = "cp-root";
@@ -91,6 +108,13 @@ function renderPuzzle({ model, el }) {
   function draw() {
     const p = model.get("puzzle") || {};
     if (!p.id) { panel.textContent = "Loading the puzzle\u2026"; return; }
+    if (p.exam) {
+      panel.dataset.status = p.status;
+      panel.dataset.puzzle = p.id;
+      panel.innerHTML = examHTML(p);
+      deadline = null;
+      return;
+    }
     const open = panel.querySelector(".cp-summary");
     if (open) summaryOpen = open.open;
     const hints = p.hints.length ? `<ul class="cp-hints">${p.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
@@ -142,6 +166,8 @@ function renderPuzzle({ model, el }) {
     else if (what === "streak-off") model.send({ intent: "streak", on: false });
     else if (what === "timed-on") model.send({ intent: "timed", on: true });
     else if (what === "timed-off") model.send({ intent: "timed", on: false });
+    else if (what === "retry") model.send({ intent: "retry" });
+    else if (what === "give_up") model.send({ intent: "give_up" });
   }
 
   function onChange(ev) {

@@ -2,7 +2,8 @@
 
 - ``random``: a uniform choice among the legal actions.
 - ``rules-of-thumb``: a club player built from named principles.
-- ``expert``: determinized Monte Carlo search with rules-of-thumb playouts.
+- ``expert``: determinized Monte Carlo search with rules-of-thumb playouts (on the search's compiled copy
+  where it is built: :class:`CompiledExpertBot`).
 
 Each bot is a callable ``bot(observation) -> action``.  For fast matches each
 also has a *state policy* ``policy(state, seat) -> action`` that reads only
@@ -13,8 +14,9 @@ re-deals every hidden card before searching).
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Any, Callable
 
+from .. import native
 from ..state import State
 from .expert import ExpertBot, rot_policy
 from .random_bot import RandomBot
@@ -35,6 +37,27 @@ class RandomStatePolicy:
         return legal[rng.randrange(len(legal))]
 
 
+class CompiledExpertBot(ExpertBot):
+    """The expert, searching on the search's compiled copy (:mod:`canasta_tutor.native`): the state it is given
+    crosses whole (:mod:`canasta_tutor.transfer`), so the copy's expert decides on the very state the pure
+    one would, and makes the same choices (``tests/test_native.py``), faster."""
+
+    def __init__(self, engine: native.CompiledEngine, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.engine = engine
+
+    def act(self, state: State, seat: int) -> tuple:
+        return self.engine.expert_act(state, seat, self)
+
+
+def _expert(seed: int, iterations: int | None, budget: float | None) -> ExpertBot:
+    """The expert: on the compiled copy where it is built, else in plain Python."""
+    fast = native.engine()
+    if fast is None:
+        return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget)
+    return CompiledExpertBot(fast, iterations=iterations, seed=seed, max_seconds=budget)
+
+
 def make_bot(name: str, seed: int = 0, iterations: int | None = None, budget: float | None = None) -> Callable:
     """A bot by name, as an observation policy."""
     if name == "random":
@@ -42,7 +65,7 @@ def make_bot(name: str, seed: int = 0, iterations: int | None = None, budget: fl
     if name == "rules-of-thumb":
         return RulesOfThumbBot()
     if name == "expert":
-        return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget)
+        return _expert(seed, iterations, budget)
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
 
 
@@ -54,9 +77,9 @@ def make_state_policy(name: str, seed: int = 0, iterations: int | None = None,
     if name == "rules-of-thumb":
         return rot_policy
     if name == "expert":
-        return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget).state_policy
+        return _expert(seed, iterations, budget).state_policy
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["RandomBot", "RulesOfThumbBot", "ExpertBot", "BOT_NAMES", "make_bot", "make_state_policy",
-           "RandomStatePolicy"]
+__all__ = ["RandomBot", "RulesOfThumbBot", "ExpertBot", "CompiledExpertBot", "BOT_NAMES", "make_bot",
+           "make_state_policy", "RandomStatePolicy"]

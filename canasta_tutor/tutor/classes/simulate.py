@@ -259,8 +259,9 @@ def play_puzzle(item: Item, prof: Profile, knows: float, rng: random.Random, cho
 
 
 def why_wrong(p: Puzzle, action: Action) -> tuple[str, str]:
-    """The hint's reason against a legal but wrong puzzle answer: the first cost its detectors find
-    (with its rule number, if a rule is the reason), else the verified comparison."""
+    """The reason against a legal but wrong puzzle answer, in words: the first cost the hint's
+    detectors find (with its rule number, if a rule is the reason), else the answer and the puzzle's
+    note (no search figures: a teacher reads these in the report)."""
     from ...hint.detectors import BAD, move_facts
     from ...observer import observe
 
@@ -272,8 +273,7 @@ def why_wrong(p: Puzzle, action: Action) -> tuple[str, str]:
     v = p.verification
     if v.forced:
         return "", f"The only legal move is {p.solution[0]}."
-    return "", (f"The search prefers {p.solution[0]}: it scores {v.best_value:+.1f} points on average, "
-                f"the next best {v.second_value:+.1f}.")
+    return "", f"The answer is {p.solution[0]}." + (f" {p.note}" if p.note else "")
 
 
 # ------------------------------------------------------------------ the class
