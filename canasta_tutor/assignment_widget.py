@@ -87,7 +87,7 @@ class AssignmentItemWidget(LessonWidget):
         v = self.exam.view()
         v["notice"] = self.notice or self.exam.notice
         self.exam.notice = ""
-        self.view = v
+        self._show(v)
 
 
 class AssignmentPuzzleWidget(PuzzleTrainer):

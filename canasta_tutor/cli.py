@@ -23,21 +23,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
 from .actions import format_action, parse_action
+from .cliargs import COUNT, SCORE, SEED, WORKERS, UsageError, ranged
 from .errors import CanastaError, IllegalActionError, NotationError
 from .game import Game
 from .options import RuleOptions
-from .state import SIDE_NAMES, State
+from .state import State
 from .variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
 PROG = "canasta-tutor"
-
-
-class UsageError(Exception):
-    """Bad command-line usage (exit 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,33 +65,7 @@ def _load_position(path: str) -> State:
         raise (e if e.source else e.in_file(_source(path))) from None
 
 
-def _ranged(kind: Callable[[str], Any], low: float | None, high: float | None,
-            low_open: bool = False) -> Callable[[str], Any]:
-    """An argparse type: ``kind`` (int or float) between ``low`` and ``high``."""
-    def convert(text: str) -> Any:
-        t = text.strip()
-        if len(t) > 20:
-            raise argparse.ArgumentTypeError(f"{t[:20]!r}… is too long for a number")
-        if not t.isascii() or "_" in t:
-            raise argparse.ArgumentTypeError(f"{t!r}: write the number with the digits 0 to 9")
-        try:
-            value = kind(t)
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{t!r} is not {what}") from None
-        if value != value or (low is not None and (value <= low if low_open else value < low)) or (
-                high is not None and value > high):
-            lo = "" if low is None else (f"more than {low}" if low_open else f"at least {low}")
-            hi = "" if high is None else f"at most {high:,}"
-            raise argparse.ArgumentTypeError(f"{t} is out of range: give {' and '.join(x for x in (lo, hi) if x)}")
-        return value
-    convert.__name__ = kind.__name__
-    return convert
-
-
 _VARIANT_HELP = f"the game played: {', '.join(VARIANTS)} (default classic)"
-SEED = _ranged(int, 0, 2**63 - 1)
-SCORE = _ranged(int, -1_000_000, 1_000_000)
 
 
 def _format_position(state: State) -> str:
@@ -176,33 +148,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .record import replay_file
 
     record, state = replay_file(args.record, check_result=False)
+    names = record.variant.side_names  # every side of the variant, in its order (NS EW; N S; E S W; NS EW PQ)
+
+    def by_side(values: Sequence[int], sign: bool = False) -> str:
+        return " ".join(f"{n} {v:+d}" if sign else f"{n} {v}" for n, v in zip(names, values, strict=True))
+
     hands = []
     lines = []
     running = list(record.totals)
     for i, r in enumerate(state.hand_results, start=1):
-        scores = [r.sides[s].total for s in (0, 1)]
-        running = [running[0] + scores[0], running[1] + scores[1]]
+        scores = [side.total for side in r.sides]
+        running = [t + x for t, x in zip(running, scores, strict=True)]
         hands.append({"hand": i, "went_out": r.went_out, "concealed": r.concealed,
-                      "scores": {SIDE_NAMES[0]: scores[0], SIDE_NAMES[1]: scores[1]},
-                      "totals": {SIDE_NAMES[0]: running[0], SIDE_NAMES[1]: running[1]}})
+                      "scores": dict(zip(names, scores, strict=True)),
+                      "totals": dict(zip(names, running, strict=True))})
         out = f"{r.went_out} went out{' concealed' if r.concealed else ''}" if r.went_out else "no one out"
-        lines.append(f"hand {i}: NS {scores[0]:+d} EW {scores[1]:+d}  ({out}; totals NS {running[0]} "
-                     f"EW {running[1]})")
-    winner = None if state.winner is None else SIDE_NAMES[state.winner]
+        lines.append(f"hand {i}: {by_side(scores, sign=True)}  ({out}; totals {by_side(running)})")
+    winner = None if state.winner is None else names[state.winner]
     ok = record.result is None or tuple(record.result) == tuple(state.totals)
-    lines.append(f"totals: NS {state.totals[0]} EW {state.totals[1]}")
+    lines.append(f"totals: {by_side(state.totals)}")
     lines.append(f"winner: {winner}" if winner else f"game not over (phase {state.phase})")
     if record.result is not None:
-        lines.append("result line: " + ("matches" if ok else
-                                         f"DISAGREES (it says NS {record.result[0]} EW {record.result[1]})"))
-    _emit(args, {"totals": {SIDE_NAMES[0]: state.totals[0], SIDE_NAMES[1]: state.totals[1]},
-                 "hands": hands, "winner": winner, "phase": state.phase, "actions": len(record.actions),
-                 "result_ok": ok, "result": None if record.result is None else list(record.result)},
+        lines.append("result line: " + ("matches" if ok else f"DISAGREES (it says {by_side(record.result)})"))
+    _emit(args, {"totals": dict(zip(names, state.totals, strict=True)), "hands": hands, "winner": winner,
+                 "phase": state.phase, "actions": len(record.actions), "result_ok": ok,
+                 "result": None if record.result is None else list(record.result)},
           "\n".join(lines))
     if not ok:
-        print(f"{PROG}: result line {record.result_line} disagrees: the record says NS {record.result[0]} "  # type: ignore[index]
-              f"EW {record.result[1]}, the actions give NS {state.totals[0]} EW {state.totals[1]}",  # type: ignore[index]
-              file=sys.stderr)
+        assert record.result is not None
+        print(f"{PROG}: result line {record.result_line} disagrees: the record says {by_side(record.result)}, "
+              f"the actions give {by_side(state.totals)}", file=sys.stderr)
         return 1
     return 0
 
@@ -257,9 +232,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     for name in (args.bot_a, args.bot_b):
         if name not in BOT_NAMES:
             raise UsageError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
-    if args.workers > (os.cpu_count() or 1) * 4:
-        raise UsageError(f"--workers {args.workers}: this machine has {os.cpu_count()} processors; give at most "
-                         f"{(os.cpu_count() or 1) * 4}")
     a = make_state_policy(args.bot_a, seed=args.seed, iterations=args.iterations, budget=args.budget)
     b = make_state_policy(args.bot_b, seed=args.seed + 1, iterations=args.iterations, budget=args.budget)
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -320,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     sp = sub.add_parser("selfplay", parents=[common], help="random self-play: speed and invariant checks")
-    sp.add_argument("--hands", type=_ranged(int, 0, 10_000_000), default=100, help="hands to play (default 100)")
+    sp.add_argument("--hands", type=ranged(int, 0, 10_000_000), default=100, help="hands to play (default 100)")
     sp.add_argument("--seed", type=SEED, default=0, help="seed of the first game and of the random players")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (for speed)")
     sp.add_argument("--options", default="", help="rule options")
@@ -334,9 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
     h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
-    h.add_argument("--samples", type=_ranged(int, 1, 100_000), default=None, metavar="N",
+    h.add_argument("--samples", type=ranged(int, 1, 100_000), default=None, metavar="N",
                    help=_hint_samples_help())
-    h.add_argument("--budget", type=_ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
+    h.add_argument("--budget", type=ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
                    help="search until this wall-clock time runs out (then the hint depends on the machine)")
     h.add_argument("--seed", type=SEED, default=0, help="seed of the search (default 0)")
     h.set_defaults(func=cmd_hint)
@@ -344,15 +316,16 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", parents=[common], help="a duplicate match between two bots")
     m.add_argument("bot_a", metavar="BOT_A", help="random, rules-of-thumb or expert")
     m.add_argument("bot_b", metavar="BOT_B", help="random, rules-of-thumb or expert")
-    m.add_argument("--deals", type=_ranged(int, 1, 1_000_000), default=100,
+    m.add_argument("--deals", type=COUNT, default=100,
                    help="deals, each played twice (default 100)")
-    m.add_argument("--seed", type=_ranged(int, 0, 2**62), default=0, help="seed of the first deal (default 0)")
-    m.add_argument("--budget", type=_ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
+    m.add_argument("--seed", type=ranged(int, 0, 2**62), default=0, help="seed of the first deal (default 0)")
+    m.add_argument("--budget", type=ranged(float, 0, 60, low_open=True), default=None, metavar="SECONDS",
                    help="the expert's time cap per decision (default: none, a fixed number of samples)")
-    m.add_argument("--iterations", type=_ranged(int, 1, 100_000), default=None,
+    m.add_argument("--iterations", type=ranged(int, 1, 100_000), default=None,
                    help="the expert's samples per decision (default: 48 where the variant cuts its playouts off, "
                         "as all but Samba do; Samba: 10)")
-    m.add_argument("--workers", type=_ranged(int, 1, 256), default=1, help="processes to use (default 1)")
+    m.add_argument("--workers", type=WORKERS, default=1, help="processes to use (default 1; at most four per "
+                   "processor)")
     m.add_argument("--variant", default="classic", metavar="NAME", help=_VARIANT_HELP)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
@@ -391,6 +364,17 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    out = sys.stdout
+    watched = _Watched(out)
+    sys.stdout = watched  # a failing write to stdout is told from other errors
+    try:
+        return _main(argv, watched)
+    finally:
+        if sys.stdout is watched:
+            sys.stdout = out
+
+
+def _main(argv: Sequence[str] | None, watched: "_Watched") -> int:
     parser = build_parser()
     json_wanted = "--json" in (sys.argv[1:] if argv is None else argv)
     try:
@@ -410,7 +394,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RecursionError:
             message = "the input is nested too deeply"
         except (UsageError, CanastaError, OSError, ValueError, UnicodeDecodeError, OverflowError,
-                MemoryError) as e:
+                MemoryError, sqlite3.Error) as e:
+            if watched.failed is not None:
+                # the output itself cannot be written (`> /dev/full`, a full disk): say so on stderr only
+                _silence_stdout()
+                print(f"{PROG}: error: cannot write the output: {watched.failed.strerror or watched.failed}",
+                      file=sys.stderr)
+                return 2
             message = _one_line(e)
         if json_wanted:
             print(json.dumps({"error": message}))
@@ -421,6 +411,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (`| head`): stop quietly, as a pipe close is not an error
         _silence_stdout()
         return 0
+
+
+class _Watched:
+    """Standard output, noting the first error a write or flush meets (other than a closed pipe)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as e:
+            self._note(e)
+            raise
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as e:
+            self._note(e)
+            raise
+
+    def _note(self, e: OSError) -> None:
+        if self.failed is None and not isinstance(e, BrokenPipeError):
+            self.failed = e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _silence_stdout() -> None:

@@ -3,7 +3,8 @@
 An illegal action raises :class:`IllegalActionError`, which carries the number
 of the rule at fault and a reason a learner understands.  Malformed notation
 raises :class:`NotationError`, naming the line and field; a well-formed
-position that cannot happen in a real game raises :class:`ImpossiblePositionError`.
+position that cannot happen in a real game raises :class:`ImpossiblePositionError`; a file that
+is not read at all (a FIFO, a device, a folder, or too large) raises :class:`InputFileError`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ class NotationError(CanastaError, ValueError):
         err.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("source",)})
         err.source = source
         return err
+
+
+class InputFileError(NotationError):
+    """A file that is not read at all: not a regular file (a folder, a FIFO, a device), or larger
+    than the reader's limit.  It names the file (``source``)."""
 
 
 class ImpossiblePositionError(NotationError):

@@ -68,11 +68,14 @@ _IS_RED3_CODE = tuple(c[0] == "3" and c[1] in "HD" for c in ALL_CARD_CODES)
 CARD_CODE = ALL_CARD_CODES  # every variant's card ids (classic 0..107)
 
 
-def check_invariants(state: State, start_totals: Sequence[int] | None = None) -> list[str]:
+def check_invariants(state: State, start_totals: Sequence[int] | None = None, history: bool = True) -> list[str]:
     """Every invariant that fails in ``state``, as a message; ``[]`` when all hold.
 
     ``start_totals`` (the totals the game started from) adds the check that the
-    totals equal them plus every hand's score.
+    totals equal them plus every hand's score.  ``history=False`` checks a state read from a
+    position (:func:`canasta_tutor.position.parse_position`), which knows no earlier hand and no
+    action: the facts that need them (one hand result per deal, going out concealed by the
+    actions) are left out, and a finished hand's totals are checked against its cards.
     """
     v: list[str] = []
     opts = state.options
@@ -220,7 +223,7 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
                              "as down (R-MIN-2)")
         if state.totals != state.deal_totals:
             v.append(f"totals {state.totals} changed during the hand from {state.deal_totals}")
-        if len(state.hand_results) != state.deal_no:
+        if history and len(state.hand_results) != state.deal_no:
             v.append(f"{len(state.hand_results)} hand results in deal {state.deal_no}")
     expected_min = [variant.minimum_for(t) for t in state.deal_totals]
     if list(state.minimums) != expected_min:
@@ -228,7 +231,7 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None) ->
 
     # -------- the end of a hand: who went out, and the score (R-SCORE-1..3)
     if not playing:
-        v.extend(_check_hand_end(state))
+        v.extend(_check_hand_end(state, history))
     if start_totals is not None:
         want = [start_totals[s] + sum(r.sides[s].total for r in state.hand_results) for s in range(variant.n_sides)]
         if list(state.totals) != want:
@@ -310,23 +313,28 @@ def _concealed_by_history(state: State, seat: int) -> bool:
     return not melded_earlier
 
 
-def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for the end of a hand
+def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C901 - one place for the end of a hand
     v: list[str] = []
     variant = state.variant
     sides = variant.sides
     SEATS = variant.seats  # noqa: N806 - the seat letters of this variant
     bonuses = variant.bonuses
-    if len(state.hand_results) != state.deal_no + 1:
-        return [f"{len(state.hand_results)} hand results at the end of deal {state.deal_no}"]
-    result = state.hand_results[-1]
-    if result.deal != state.deal_no:
-        v.append(f"the last hand result is for deal {result.deal}, not {state.deal_no}")
+    result = None
+    if history:
+        if len(state.hand_results) != state.deal_no + 1:
+            return [f"{len(state.hand_results)} hand results at the end of deal {state.deal_no}"]
+        result = state.hand_results[-1]
+        if result.deal != state.deal_no:
+            v.append(f"the last hand result is for deal {result.deal}, not {state.deal_no}")
     empty = [s for s in range(variant.players) if state.hand_size[s] == 0]
     if len(empty) > 1:
         v.append(f"{len(empty)} players hold no cards")
     out = empty[0] if empty else None
     if state.went_out != out:
         v.append(f"went_out is {state.went_out}, but the empty hand is {out} (R-OUT-1)")
+    if out is None and state.stock:
+        v.append(f"the hand is over with nobody out and {len(state.stock)} cards in the stock; without going out a "
+                 "hand ends only when the stock runs out (R-STOCK-1..3)")
     if out is not None:
         # a canasta of deuces does not count for going out (R-ITAL-8)
         canastas = sum(1 for _s, n, w in _melds_of(state, sides[out]) if len(n) >= 4 and len(n) + len(w) >= 7
@@ -334,7 +342,7 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
         if canastas < variant.canastas_to_go_out:
             v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
                      f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
-        concealed = _concealed_by_history(state, out)
+        concealed = _concealed_by_history(state, out) if history else bool(state.concealed)
         if concealed != bool(state.concealed):
             v.append(f"{SEATS[out]} went out {'concealed' if concealed else 'not concealed'} by the "
                      f"actions, but the state says concealed={state.concealed} (R-CONC-1)")
@@ -381,7 +389,7 @@ def _check_hand_end(state: State) -> list[str]:  # noqa: C901 - one place for th
         in_hand = sum(_VALUE[c] for seat in range(variant.players) if sides[seat] == side
                       for kind in state.hands[seat] for c in kind)
         want = melded + bonus + red + going_out + conc - in_hand
-        got = result.sides[side].total
+        got = result.sides[side].total if result is not None else state.totals[side] - deal_totals[side]
         if got != want:
             v.append(f"{sname} scored {got} for the hand; the cards give {want} (melded {melded}, canastas "
                      f"{bonus}, red threes {red}, out {going_out}, concealed {conc}, in hand -{in_hand}) "

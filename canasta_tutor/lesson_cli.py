@@ -17,11 +17,14 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from .cliargs import SEED, UsageError, ranged
 from .tutor.lessons.course import CourseError, copy_course, course_paths, lesson_files
 from .tutor.lessons.loader import LessonFormatError, check_course, load_lesson
 from .tutor.lessons.model import Lesson, Problem
 
 PROG = "canasta-tutor"
+#: the most actions ``lesson play --actions`` takes
+MAX_ACTIONS = 1000
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -38,8 +41,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                          "--course DIR` reads them)")
     ck.add_argument("--coverage", action="store_true", help="also print which rules are taught where")
     ck.add_argument("--no-play", action="store_true", help="check the files only; do not replay lines")
-    ck.add_argument("--seeds", type=int, default=3, metavar="N",
-                    help="seeds to try for each generated level (default 3)")
+    ck.add_argument("--seeds", type=ranged(int, 1, 1000), default=3, metavar="N",
+                    help="seeds to try for each generated level (default 3; 1 to 1,000)")
     ck.set_defaults(func=cmd_check)
 
     ls = lsub.add_parser("list", parents=[common], help="the lessons and their levels, with IDs")
@@ -54,7 +57,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     pl.add_argument("--answer", action="append", default=[], metavar="SCORE",
                     help='a scoring level\'s answer: the hand\'s score line by line, e.g. "500 100 100 85 -15 770" '
                          'or "canastas=500 red_threes=100 ..." (repeat for several tries)')
-    pl.add_argument("--seed", type=int, default=0, help="seed of a generated level (default 0)")
+    pl.add_argument("--seed", type=SEED, default=0, help="seed of a generated level (default 0)")
     pl.add_argument("--dir", default=None, help="folder of lesson files (default: the course's)")
     pl.add_argument("--hint", action="store_true",
                     help="explain wrong moves and failures with the hint's search (slower); without it a wrong "
@@ -96,7 +99,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     files = ([Path(f) for f in args.files] if args.files
              else lesson_files(Path(args.course) / "lessons" if args.course else None))
     for f in files:
-        if not f.is_file():
+        if not f.exists() and not f.is_symlink():
             raise FileNotFoundError(2, "No such file", str(f))
     # `lesson check lessons/*` also names the folder's Markdown guides: say so and skip them
     skipped = [f for f in files if f.suffix.lower() == ".md"]
@@ -109,7 +112,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not args.no_play:
         for lesson in lessons:
             for lv in lesson.levels:
-                problems += check_level_play(lv, range(max(1, args.seeds)))
+                problems += check_level_play(lv, range(args.seeds))
     elapsed = time.perf_counter() - start
     cov = coverage(lessons) if args.coverage else {}
     if _json(args):
@@ -171,9 +174,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         level = lesson.level(args.level)
     except KeyError as e:
         raise CourseError(str(e.args[0])) from None
-    run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
     actions = [a.strip() for a in args.actions.split(";") if a.strip()]
     actions += [f"answer {a.strip()}" for a in args.answer if a.strip()]
+    if len(actions) > MAX_ACTIONS:
+        raise UsageError(f"--actions and --answer give {len(actions):,} steps; give at most {MAX_ACTIONS:,} (a level "
+                         "is played in a few dozen)")
+    run = LevelRun(level, args.seed, hint_fn=default_hint if args.hint else None)
     if level.scoring and not args.answer and not actions:
         raise CourseError(f"{lesson.id}/{level.id} asks for the hand's score: give it with --answer, one number "
                           f"per line ({', '.join(run.question.ids if run.question else ())})")

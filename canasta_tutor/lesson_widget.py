@@ -19,11 +19,18 @@ store, so stars survive a kernel restart.
 'passed'
 >>> w.view["stars"], w.view["levels"][0]["stars"]
 (3, 3)
+
+Every message is checked before anything is done, as the card table checks its own; a malformed
+one is answered with a notice and changes nothing:
+
+>>> w.handle({"intent": "goto", "index": None})
+"'index' must be a whole number: the level to open, from 0 to 0."
+>>> w.handle({"intent": "press", "button": "meld", "cards": None})
+"'cards' must list the codes of cards in your hand, like ['KH', 'KD']."
 """
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import anywidget
@@ -34,9 +41,12 @@ from .errors import CanastaError
 from .tutor.lessons.model import Lesson
 from .tutor.lessons.player import CourseOverview, LessonPlayer
 from .tutor.lessons.runner import HintFn, default_hint
-from .tutor.progress import ProgressStore
+from .tutor.progress import ProgressStore, ProgressStoreError, open_learner_store
 
 _DEFAULT = object()
+#: the longest action text and the most cards one message may carry
+MAX_TEXT = 200
+MAX_CARDS = 30
 
 
 class LessonWidget(anywidget.AnyWidget):
@@ -48,6 +58,8 @@ class LessonWidget(anywidget.AnyWidget):
     picks the deal of generated levels (each "Try again" deals a new one, unless
     ``new_deals=False``); ``level`` the level to open (1-based); ``player`` a
     :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer` made elsewhere, shown instead.
+    When the default store cannot be written (a read-only file or folder, a full disk), the lessons
+    still play, and the widget says that progress will not be saved (``store_note``).
     """
 
     _esm = asset_path("lesson.js")
@@ -59,15 +71,18 @@ class LessonWidget(anywidget.AnyWidget):
                  seed: int = 0, level: int = 1, hint_fn: HintFn | None = default_hint, new_deals: bool = True,
                  player: LessonPlayer | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.store: ProgressStore | None
+        self.store_note = ""
         if player is not None:  # a player configured elsewhere (an assignment item's exam)
             self.store = player.store
             self.player = player
         else:
             if lesson is None:
                 raise ValueError("a lesson, or a player")
-            self.store = ProgressStore() if store is _DEFAULT else store
+            self.store, self.store_note = open_learner_store() if store is _DEFAULT else (store, "")
             self.player = LessonPlayer(lesson, learner, self.store, seed, hint_fn, level - 1, new_deals=new_deals)
         self.notice = ""
+        self._sent: dict[str, Any] = {}
         self.on_msg(self._on_msg)
         self._refresh()
 
@@ -77,33 +92,77 @@ class LessonWidget(anywidget.AnyWidget):
 
     def _refresh(self) -> None:
         v = self.player.view()
-        v["notice"] = self.notice
+        v["notice"] = self.notice or self.store_note
+        self._show(v)
+
+    def _show(self, v: dict[str, Any]) -> None:
+        """Send the view ``v`` (every view Python sends goes through here: see :meth:`_python_wins`)."""
+        self._sent = v
         self.view = v
 
-    def handle(self, msg: dict[str, Any]) -> str:
-        """Apply one intent from the browser; returns the level's status (or a notice)."""
-        intent = msg.get("intent") if isinstance(msg, dict) else None
-        self.notice = ""
+    @traitlets.observe("view")
+    def _python_wins(self, change: dict[str, Any]) -> None:
+        """The view written by the browser: Python's own value is set (and sent) again."""
+        if change["new"] is not self._sent and change["new"] != self._sent:
+            self.view = dict(self._sent)
+
+    def _check(self, msg: Any) -> str | None:
+        """Why the message ``msg`` cannot be carried out as it is written, or None when its shape is right
+        (the table's :meth:`~canasta_tutor.tutor.session.TableSession.handle` checks its own the same way)."""
+        if not isinstance(msg, dict) or not isinstance(msg.get("intent"), str):
+            return "A message must be an object with an 'intent' string."
+        intent = msg["intent"]
+        if intent == "act":
+            text = msg.get("text", "")
+            if not isinstance(text, str) or len(text) > MAX_TEXT:
+                return "'text' must be a short action like 'meld K K K'."
+        elif intent == "press":
+            button, cards, to = msg.get("button", ""), msg.get("cards", []), msg.get("to")
+            if not isinstance(button, str) or len(button) > 20:
+                return "'button' must name a button, like 'meld'."
+            if not isinstance(cards, list) or len(cards) > MAX_CARDS or not all(
+                    isinstance(c, str) and 0 < len(c) <= 3 for c in cards):
+                return "'cards' must list the codes of cards in your hand, like ['KH', 'KD']."
+            if to is not None and (not isinstance(to, str) or len(to) > 3):
+                return "'to' must name a meld by its rank, like 'K'."
+        elif intent == "answer":
+            values = msg.get("values")
+            if not isinstance(values, dict) or len(values) > 10 or not all(
+                    isinstance(k, str) and len(k) <= 20 and type(v) in (str, int, float) and len(str(v)) <= 12
+                    for k, v in values.items()):
+                return "An answer is one number for each line of the score."
+        elif intent == "rule":
+            rule_id = msg.get("id")
+            if rule_id is not None and (not isinstance(rule_id, str) or len(rule_id) > 20):
+                return "'id' must be a rule number like 'R-FRZ-1', or null to close the rule."
+        elif intent == "goto":
+            if type(msg.get("index")) is not int:
+                last = len(self.player.lesson.levels) - 1
+                return f"'index' must be a whole number: the level to open, from 0 to {last}."
+        return None
+
+    def handle(self, msg: Any) -> str:
+        """Check and apply one intent from the browser; returns the level's status (or a notice).  Never raises."""
+        self.notice = self._check(msg) or ""
+        if self.notice:
+            self._refresh()
+            return self.notice
+        intent = msg["intent"]
         try:
             if intent == "act":
-                text = str(msg.get("text", ""))[:200]
+                text = msg.get("text", "")
                 if self.player.run.status != "open":
                     self.notice = "This level is over: try again, or go on to the next."
                 else:
                     self.player.act(text)
             elif intent == "press":
-                cards = [str(c)[:3] for c in msg.get("cards", [])][:30]
                 to = msg.get("to")
-                self.player.press(str(msg.get("button", ""))[:20], cards, str(to)[:3] if to else None)
+                self.player.press(msg.get("button", ""), list(msg.get("cards", [])), to or None)
             elif intent == "answer":  # a scoring level: the numbers written in its boxes, by line
-                values = msg.get("values")
-                if not isinstance(values, dict) or len(values) > 10:
-                    self.notice = "An answer is one number for each line of the score."
-                else:
-                    self.player.answer({str(k)[:20]: str(v)[:12] for k, v in values.items()})
+                values = msg["values"]
+                self.player.answer({k: str(v) for k, v in values.items()})
             elif intent == "rule":
-                rule_id = msg.get("id")
-                self.player.show_rule(None if rule_id is None else str(rule_id)[:20])
+                self.player.show_rule(msg.get("id"))
             elif intent == "hint":
                 if self.player.hint() is None:
                     self.notice = "No more hints for this level."
@@ -113,13 +172,13 @@ class LessonWidget(anywidget.AnyWidget):
                 if not self.player.next():
                     self.notice = "That was the last level of this lesson."
             elif intent == "goto":
-                self.player.start(int(msg.get("index", 0)))
+                self.player.start(msg["index"])
             else:
-                self.notice = f"Unknown intent {str(intent)[:40]!r}."
+                self.notice = f"Unknown intent {intent[:40]!r}."
+        except ProgressStoreError as e:  # the level was played; only saving the stars failed
+            self.notice = f"Your stars could not be saved: {e}"
         except (CanastaError, ValueError, IndexError) as e:
             self.notice = str(e)
-        except sqlite3.Error as e:  # the level was played; only saving the stars failed
-            self.notice = f"Your stars could not be saved: {e}"
         self._refresh()
         return self.notice or self.player.run.status
 
@@ -129,7 +188,7 @@ class LessonWidget(anywidget.AnyWidget):
 
 def course_page(learner: str = "learner", store: Any = _DEFAULT) -> CourseOverview:
     """The start page's list of lessons with the learner's stars (shows as a table)."""
-    return CourseOverview(learner, ProgressStore() if store is _DEFAULT else store)
+    return CourseOverview(learner, open_learner_store()[0] if store is _DEFAULT else store)
 
 
 __all__ = ["LessonWidget", "course_page"]

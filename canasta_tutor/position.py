@@ -77,7 +77,9 @@ could go out, and so on.
 
 Every position is checked (:func:`validate_position`): one that no legal play
 can reach, or where the player to act has no legal action, raises
-:class:`ImpossiblePositionError` naming the line, the field and the reason.
+:class:`ImpossiblePositionError` naming the line, the field and the reason.  Last, the
+engine's own invariants (:func:`~canasta_tutor.invariants.check_invariants`, less the facts
+only a game's history holds) must pass, so every position read is one the engine could hold.
 Input is bounded: at most ``MAX_POSITION_CHARS`` characters and
 ``MAX_LINE_CHARS`` per line; a UTF-8 byte-order mark is allowed.
 
@@ -122,6 +124,7 @@ from .cards import (
 from .errors import ImpossiblePositionError, NotationError
 from .game import check_player_names
 from .hidden import fill_hidden, turn_problem
+from .invariants import check_invariants
 from .options import RuleOptions
 from .samba import SambaMeld, SambaState, new_state
 from .state import (
@@ -630,7 +633,18 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
         if state.phase == GAME_OVER:
             state.winner = max(sides, key=lambda i: (state.totals[i], i))
     validate_position(state, lines, exact_score=not counted)
+    _check_invariants(state, lines)
     return state
+
+
+def _check_invariants(state: State, lines: Mapping[str, int]) -> None:
+    """The engine's own invariants (:func:`~canasta_tutor.invariants.check_invariants`, without the facts
+    a position cannot know: earlier hands and the actions), so that every position read is one the engine
+    could hold; the first that fails is the error."""
+    problems = check_invariants(state, history=False)
+    if problems:
+        raise ImpossiblePositionError(f"the engine could never hold this position: {problems[0]}", lines.get("turn"),
+                                      "turn")
 
 
 def _face_down(text: str, pool: _Pool, line: int | None, slots: list[_KindSlot],
@@ -817,6 +831,9 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
         fail("one can't ask after melding or taking the pack this turn", "turn")
     if state.shown and phase != DRAW:
         fail("'shown' melds belong to the draw phase", "turn")
+    if phase == DRAW and state.pending and not state.shown:
+        fail(f"pending={state.pending} in the draw phase: points toward the initial meld are melded after the draw, "
+             "or shown to take the pack (add 'shown')", "turn")
     if state.shown:
         if not state.pile:
             fail("melds are shown to take the pack, but the discard pile is empty", "turn")
@@ -849,6 +866,9 @@ def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int]
             fail("black threes are melded only when going out, so they can't be on the table "
                  + ("in the draw phase" if s == side and phase != MELD else "while the hand goes on"),
                  f"melds {side_names[s].lower()}")
+        if _black_threes(state, s) and not playing and (state.went_out is None or side_of[state.went_out] != s):
+            fail(f"black threes are melded only when going out (R-MELD-4), but {side_names[s]} did not go out "
+                 "(a player who went out is written 'turn: W hand_over went-out')", f"melds {side_names[s].lower()}")
     # the pile: a red three can only be the upcard (or in the chain of upcards) at the bottom; in Italian
     # Canasta the cards laid face down under the upcard may hold red threes too (R-ITAL-3)
     chain = _CHAIN[opts.upcard_chain]
@@ -929,6 +949,11 @@ def validate_position(state: State, lines: Mapping[str, int] | None = None, exac
     if state.phase == HAND_OVER and ended:
         raise ImpossiblePositionError(f"after this hand a side has {max(state.totals)} points, so the game is "
                                       "over, not just the hand", where.get("turn"), "turn")
+    if state.phase in (HAND_OVER, GAME_OVER) and state.went_out is None and state.stock:
+        raise ImpossiblePositionError(f"the hand is over, but nobody went out and the stock holds {len(state.stock)} "
+                                      "cards: without going out a hand ends only when the stock runs out "
+                                      "(R-STOCK-1..3); write who went out ('turn: W hand_over went-out') or "
+                                      "'stock: 0'", where.get("turn"), "turn")
     if sorted(state.cards_everywhere()) != list(range(variant.num_cards)):
         raise ImpossiblePositionError(f"the position does not hold each of the {variant.num_cards} cards exactly "
                                       "once", where.get("stock"), "stock")

@@ -17,7 +17,11 @@ import sys
 import time
 from typing import Any
 
-from .cli import UsageError, _emit
+from .atomicfile import append_atomic
+from .cli import _emit
+from .cliargs import COUNT, SEED, UsageError, ranged, workers
+
+SEED_MAX = 2**63 - 1
 
 
 def _puzzles(args: argparse.Namespace) -> list[Any]:
@@ -31,8 +35,6 @@ def _puzzles(args: argparse.Namespace) -> list[Any]:
             raise UsageError(f"no puzzle {missing[0][:40]!r} in the library")
         puzzles = [p for p in puzzles if p.id in args.id]
     if args.sample is not None:
-        if args.sample < 1:
-            raise UsageError(f"--sample must be 1 or more, not {args.sample}")
         puzzles = sample(puzzles, args.sample, args.seed)
     return puzzles
 
@@ -85,31 +87,25 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     from .tutor.mining import run
     from .tutor.puzzles import MIN_SAMPLES
 
-    if args.games < 1:
-        raise UsageError(f"--games must be 1 or more, not {args.games}")
     if args.samples < MIN_SAMPLES:
         raise UsageError(f"--samples must be at least {MIN_SAMPLES}, not {args.samples}")
-    workers = args.workers or os.cpu_count() or 1
+    if args.seed + args.games - 1 > SEED_MAX:
+        raise UsageError(f"--seed {args.seed} and --games {args.games} run past the last seed, {SEED_MAX:,}")
+    workers = min(args.workers or os.cpu_count() or 1, args.games)  # never more processes than games
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     seeds = [args.seed + g for g in range(args.games)]
     start = time.perf_counter()
-    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
 
     def logged(r: Any) -> None:
-        if log is not None:
-            log.write(json.dumps(r.summary()) + "\n")
-            log.flush()
+        if args.log:
+            append_atomic(args.log, json.dumps(r.summary()) + "\n")  # a whole line or none
 
     it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged)  # appends each game's records
     if progress:
         from tqdm.auto import tqdm
 
         it = tqdm(it, total=len(seeds), desc="mine", unit="game", file=sys.stderr)
-    try:
-        results = list(it)
-    finally:
-        if log is not None:
-            log.close()
+    results = list(it)
     wall = time.perf_counter() - start
     kept = sum(len(r.records) for r in results)
     cpu = sum(r.cpu for r in results)
@@ -135,8 +131,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
     def selection(q: argparse.ArgumentParser) -> None:
         q.add_argument("--folder", default=None, metavar="DIR", help="a puzzle folder (default: the library)")
-        q.add_argument("--sample", type=int, default=None, metavar="N", help="a seeded sample of N puzzles")
-        q.add_argument("--seed", type=int, default=0, help="the seed of the sample (default 0)")
+        q.add_argument("--sample", type=COUNT, default=None, metavar="N", help="a seeded sample of N puzzles")
+        q.add_argument("--seed", type=SEED, default=0, help="the seed of the sample (default 0)")
         q.add_argument("--id", action="append", default=[], metavar="ID", help="only this puzzle (repeatable)")
 
     ls = pzs.add_parser("list", parents=[common], help="every puzzle: ID, rating, source, themes, solution")
@@ -149,11 +145,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                     help="progress bar on stderr (default: when stderr is a terminal)")
     pv.set_defaults(func=cmd_puzzles_verify)
     mn = pzs.add_parser("mine", parents=[common], help="mine puzzles from seeded expert self-play")
-    mn.add_argument("--games", type=int, default=4, help="games, one hand each (default 4)")
-    mn.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
-    mn.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    mn.add_argument("--samples", type=int, default=2000, help="sampled deals of the full verification")
-    mn.add_argument("--screen", type=int, default=None, metavar="N",
+    mn.add_argument("--games", type=ranged(int, 1, 1_000_000), default=4, help="games, one hand each (default 4)")
+    mn.add_argument("--workers", type=workers(every_core=True), default=0,
+                    help="processes (default 0: one per core; at most four per core, and one per game)")
+    mn.add_argument("--seed", type=SEED, default=1, help="seed of the first game (default 1)")
+    mn.add_argument("--samples", type=ranged(int, 1, 100_000), default=2000,
+                    help="sampled deals of the full verification")
+    mn.add_argument("--screen", type=ranged(int, 1, 100_000), default=None, metavar="N",
                     help="deals of the first early look of the sequential search (default 16)")
     mn.add_argument("--out", default=None, metavar="FILE", help="append the puzzle records to this file")
     mn.add_argument("--log", default=None, metavar="FILE",

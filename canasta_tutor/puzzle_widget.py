@@ -22,7 +22,6 @@ the theme filter), and sends intents.
 from __future__ import annotations
 
 import html
-import sqlite3
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -34,7 +33,7 @@ import traitlets
 from .display import asset_path, state_html
 from .inline_css import inline_styles
 from .state import SEATS
-from .tutor.progress import ProgressStore
+from .tutor.progress import ProgressStore, ProgressStoreError, open_learner_store
 from .tutor.puzzle_session import PuzzleTable
 from .tutor.puzzles import Puzzle
 from .tutor.trainer import ExplainFn, ThemeOverview, Trainer, hint_explanation
@@ -82,11 +81,14 @@ class PuzzleTrainer(anywidget.AnyWidget):
                  streak: bool = False, explain: ExplainFn | None = hint_explanation, timed: bool | float = False,
                  clock: Callable[[], float] = time.time, table: PuzzleTable | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.store: ProgressStore | None
+        self.store_note = ""
         if table is not None:  # a table configured elsewhere (an assignment item's exam)
             self.store = table.trainer.store
             self.table = table
         else:
-            self.store = ProgressStore() if store is _DEFAULT else store
+            # a store that cannot be written: the puzzles still play, and the panel says nothing is saved
+            self.store, self.store_note = open_learner_store() if store is _DEFAULT else (store, "")
             trainer = Trainer(puzzles, learner, self.store, explain, seed, clock)
             self.table = PuzzleTable(trainer, theme=theme, puzzle=puzzle, streak=streak, timed=timed)
         self._sent: dict[str, Any] = {}
@@ -125,7 +127,7 @@ class PuzzleTrainer(anywidget.AnyWidget):
         """Check and carry out one intent from the browser; the text shown.  Never raises."""
         try:
             text = self.table.handle(msg)
-        except sqlite3.Error as e:  # the puzzle was judged; only saving the attempt failed
+        except ProgressStoreError as e:  # the puzzle was judged; only saving the attempt failed
             text = self.table._notice(f"Your attempt could not be saved: {e}")
         self._sync()
         return text
@@ -135,6 +137,8 @@ class PuzzleTrainer(anywidget.AnyWidget):
 
     def _sync(self) -> None:
         view, panel = self.table.view(), self.table.panel()
+        if self.store_note and not panel.get("notice"):
+            panel["notice"] = self.store_note
         self._sent = {"view": view, "puzzle": panel, "four_colour": self.table.four_colour}
         self.view = view
         self.puzzle = panel
@@ -151,7 +155,7 @@ class PuzzleTrainer(anywidget.AnyWidget):
 
 def themes_page(learner: str = "learner", store: Any = _DEFAULT) -> ThemeOverview:
     """The start page's themed set: the themes with their puzzles and the learner's results (a table)."""
-    return ThemeOverview(None, learner, ProgressStore() if store is _DEFAULT else store)
+    return ThemeOverview(None, learner, open_learner_store()[0] if store is _DEFAULT else store)
 
 
 __all__ = ["PuzzleTrainer", "front_end", "themes_page"]

@@ -3,7 +3,8 @@
 A record is plain text; ``#`` starts a comment.  The header says how the game
 began (everything :meth:`Game.new_initial_state <canasta_tutor.game.Game.new_initial_state>`
 needs), then each action is one line, the acting seat first, and the last line
-gives the final totals, which :func:`replay` checks::
+gives the final totals, which :func:`replay` checks.  The header comes before the
+actions, and nothing but comments follows the result line::
 
     # canasta-tutor game record
     seed: 42
@@ -207,6 +208,8 @@ def _quote(text: str, limit: int = 60) -> str:
 
 
 _COUNT = {2: "two", 3: "three", 4: "four", 6: "six"}
+#: the header's fields, in the order they are written
+_FIELDS = ("variant", "seed", "options", "players", "totals", "dealer", "seats", "actions", "result")
 _EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 
 
@@ -253,17 +256,25 @@ def _parse(text: str | Iterable[tuple[int, str]], source: str | None,
 def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, int], None] | None) -> Record:
     rec = Record()
     seen: set[str] = set()
-    in_actions = False
+    in_actions = ended = False
     for no, raw in lines:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        if ended:
+            raise NotationError(f"{_quote(line)}: the result line ends the record (on line {rec.result_line}); "
+                                "nothing may follow it", line=no, field="result")
         if in_actions:
             if line.lower().startswith("result:"):
                 rec.result = _totals(line.split(":", 1)[1], no, "result", rec.variant)
                 rec.result_line = no
                 in_actions = False
+                ended = True
                 continue
+            head = line.partition(":")[0].strip().lower()
+            if ":" in line and head in _FIELDS:
+                raise NotationError(f"{_quote(line)}: the header ({head}) comes before the actions, not among them",
+                                    line=no, field=head)
             seat, _, rest = line.partition(" ")
             if seat.upper() not in rec.variant.seats or len(seat) != 1:
                 raise NotationError(f"{_quote(line)}: an action line starts with the seat that acts "
@@ -415,16 +426,17 @@ def _check_result(record: Record, state: State, check: bool) -> None:
             f"replay to {_by_side(record.variant, state.totals)}", line=record.result_line, field="result")
 
 
-def load_record(path: str) -> Record:
+def load_record(path: str, on_action: Callable[[Record, int], None] | None = None) -> Record:
     """Read and parse a record file (``-``: standard input), streamed line by line within the
-    limits of :mod:`canasta_tutor.textinput`."""
+    limits of :mod:`canasta_tutor.textinput` (a regular file, or standard input).  The one reader
+    of record files: ``on_action(record, index)`` runs as each action is read (see :func:`replay_file`)."""
     name = "<stdin>" if path == "-" else path
-    return _parse(read_lines(path), name, None)
+    return _parse(read_lines(path), name, on_action)
 
 
 def replay_file(path: str, check_result: bool = True) -> tuple[Record, State]:
-    """Read, parse and replay a record file as it streams: an illegal action on line 8 is
-    reported before line 9 is read.  Returns the record and the final state."""
+    """Read (with :func:`load_record`), parse and replay a record file as it streams: an illegal
+    action on line 8 is reported before line 9 is read.  Returns the record and the final state."""
     name = "<stdin>" if path == "-" else path
     holder: list[State] = []
 
@@ -436,7 +448,7 @@ def replay_file(path: str, check_result: bool = True) -> tuple[Record, State]:
             holder.append(_start(rec))
         _apply(holder[0], rec.actions[index], rec.action_lines[index])
 
-    record = _parse(read_lines(path), name, step)
+    record = load_record(path, step)
     try:
         state = holder[0] if holder else _start(record)
         _check_result(record, state, check_result)

@@ -21,17 +21,15 @@ import json
 import sys
 from typing import Any
 
-from .cli import UsageError, _emit
+from .cli import _emit
+from .cliargs import SEED, UsageError, ranged
 from .tutor.classes.safe import terminal_text
 
 
 def cmd_class_report(args: argparse.Namespace) -> int:
     from .tutor.classes.report import ClassReport
 
-    with ClassReport(args.course, class_name=args.class_name) as report:
-        if args.class_name and args.class_name not in report.store.classes():
-            known = ", ".join(report.store.classes()) or "none"
-            raise UsageError(f"no class {args.class_name!r} in the store (classes: {known})")
+    with ClassReport(args.course, class_name=args.class_name) as report:  # an unknown class: an error, never made
         if args.student is not None:
             return _one_student(args, report)
         if args.csv:
@@ -73,9 +71,6 @@ def _one_student(args: argparse.Namespace, report: Any) -> int:
 def cmd_class_simulate(args: argparse.Namespace) -> int:
     from .tutor.classes.simulate import load_demo, simulate
 
-    for name in ("students", "items"):
-        if getattr(args, name) < 1:
-            raise UsageError(f"--{name} must be 1 or more, not {getattr(args, name)}")
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     if args.demo:
         s = load_demo(args.course, args.class_name or "demo-class")
@@ -105,9 +100,10 @@ def register(classes: Any, common: argparse.ArgumentParser) -> None:
     sm = classes.add_parser("simulate", parents=[common], help="fill a course's store with a simulated class "
                             "(bots of several strengths)")
     sm.add_argument("--course", required=True, metavar="DIR", help="the course folder (created if need be)")
-    sm.add_argument("--students", type=int, default=30, help="students (default 30)")
-    sm.add_argument("--items", type=int, default=50, help="lesson levels and puzzles (default 50)")
-    sm.add_argument("--seed", type=int, default=0, help="the seed (default 0): the same seed, the same class")
+    sm.add_argument("--students", type=ranged(int, 1, 1000), default=30, help="students (default 30; at most 1,000)")
+    sm.add_argument("--items", type=ranged(int, 1, 1000), default=50,
+                    help="lesson levels and puzzles (default 50; at most 1,000)")
+    sm.add_argument("--seed", type=SEED, default=0, help="the seed (default 0): the same seed, the same class")
     sm.add_argument("--class", dest="class_name", default=None, metavar="NAME",
                     help="the class's name (default: the course folder's name)")
     sm.add_argument("--demo", action="store_true", help="the demo class kept with the package (12 students x "

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import Game, NotationError
+from canasta_tutor.invariants import check_invariants
 from canasta_tutor.observer import observe
 from canasta_tutor.position import format_position, parse_position
 from canasta_tutor.record import format_record, parse_record, replay
@@ -27,7 +28,10 @@ from canasta_tutor.state import State
 
 LONG = os.environ.get("CANASTA_FUZZ") == "long"
 #: Inputs each fuzz test tries: (default run, CANASTA_FUZZ=long).
-EXAMPLES = {"positions": (300, 6000), "records": (150, 3000), "views": (40, 600)}
+EXAMPLES = {"positions": (300, 6000), "records": (150, 3000), "views": (40, 600),
+            "variant positions": (80, 1600), "variant records": (60, 1200), "messages": (60, 1200),
+            "lessons": (40, 800), "lesson bytes": (30, 600), "assignments": (80, 1600), "logs": (60, 1200),
+            "stores": (60, 1200), "record files": (60, 1200)}
 SETTINGS = dict(deadline=None, derandomize=not LONG, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -53,15 +57,18 @@ def _played(seed: int, steps: int) -> State:
 
 
 def _check_position_text(text: str) -> None:
-    """The property: a clean notation error, or a position that round-trips and can be played."""
+    """The property: a clean notation error, or a position that passes the engine's invariants (all
+    but those that need the game's history), round-trips and can be played."""
     try:
         state = parse_position(text)
     except NotationError as e:
         assert str(e) and len(str(e)) < 1200
         return
+    assert check_invariants(state, history=False) == [], text
     out = format_position(state)
     again = parse_position(out)
     assert format_position(again) == out
+    assert check_invariants(again, history=False) == []
     if state.phase in PLAYING:
         assert state.legal_actions(), f"no legal action in\n{out}"
         assert again.legal_actions()

@@ -266,7 +266,9 @@ def test_top_is() -> None:
 
 def test_hand_over() -> None:
     assert not evaluate("hand_over", ctx())
-    over = FROZEN.replace("turn: S draw", "turn: S hand_over")
+    # nobody went out, so the stock ran out (R-STOCK-1..3): its cards are in North's hand, the red threes laid out
+    over = (FROZEN.replace("turn: S draw", "turn: S hand_over").replace("N: 9", "N: 69")
+            + "stock: 0\nred threes EW: 3H 3H 3D 3D\n")
     assert evaluate("hand_over", ctx(over))
 
 

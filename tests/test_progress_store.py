@@ -57,8 +57,9 @@ def test_store_survives_reopening_and_uses_wal(tmp_path: Path) -> None:
 
 def test_a_failed_save_leaves_nothing_behind(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ProgressStoreError, match=r"refused the data as invalid \(SQLite: CHECK constraint") as e:
             store.record(Attempt("ada", "l", "v", "passed", stars=7))  # CHECK (stars BETWEEN 0 AND 3)
+        assert e.value.cause == "invalid"
         assert store.attempts() == [] and store.stars_for("ada") == {}
 
 
@@ -279,7 +280,7 @@ def test_students_classes_and_the_attempts_fields(tmp_path: Path) -> None:
         assert a["actions"][0] == {"kind": "refused", "text": "take 9 9", "rule": "R-PACK-3",
                                    "reason": "the pack is frozen"}
         assert [x["kind"] for x in a["actions"]] == ["refused", "hint", "action"]
-        with pytest.raises(sqlite3.IntegrityError):   # not an action kind
+        with pytest.raises(ProgressStoreError, match="CHECK constraint failed: kind IN"):   # not an action kind
             store.record(Attempt("s01", "l", "v", "failed", actions=[{"kind": "shout", "text": "!"}]))
         assert len(store.attempts()) == 1
 

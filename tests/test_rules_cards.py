@@ -31,10 +31,10 @@ def test_108_cards_two_decks_four_jokers_R_CARDS_1():
 
 def test_four_players_two_fixed_sides_partners_opposite_R_CARDS_1():
     """R-CARDS-1: four seats; N and S are one side, E and W the other (partners face each other).
-    Both partners' leftover cards count against their own side."""
+    Both partners' leftover cards count against their own side (the hand's score as it stands)."""
     state = P("""
         dealer: E
-        turn: S hand_over
+        turn: S draw
         totals: NS 0 EW 0
         pile: 9D
         N: KS
@@ -84,7 +84,7 @@ def test_card_values_in_the_score_R_CARDS_3():
     """R-CARDS-3: the counts are what a hand scores: each card left in hand costs its value."""
     state = P("""
         dealer: E
-        turn: S hand_over
+        turn: S draw
         totals: NS 0 EW 0
         pile: 9D
         N: JK 2S AH KD 9C 8C

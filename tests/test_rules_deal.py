@@ -48,15 +48,20 @@ def test_east_deals_first_south_plays_first_R_DEAL_1():
 
 
 def _hand_over_position(dealer: str, turn: str) -> str:
+    """A hand that ended with nobody out, so when the stock ran out (R-STOCK-1..3): its cards are in the
+    hands, the red threes laid out."""
     return f"""
         dealer: {dealer}
         turn: {turn} hand_over
         totals: NS 0 EW 0
+        stock: 0
         pile: 9D
-        N: 5
-        E: 5
-        S: 5
-        W: 5
+        N: 26
+        E: 26
+        S: 26
+        W: 25
+        red threes NS: 3H 3D
+        red threes EW: 3H 3D
     """
 
 

@@ -98,7 +98,7 @@ def test_red_three_in_taken_pile_laid_without_replacement_R_RED_3():
 def _score_position(reds_ns: str, melds_ns: str) -> str:
     return f"""
         dealer: E
-        turn: S hand_over
+        turn: S draw
         totals: NS 0 EW 0
         pile: 9D
         N: 4S

@@ -30,7 +30,7 @@ from canasta_tutor.position import format_position, parse_position
 from canasta_tutor.record import format_record, parse_record, replay
 from canasta_tutor.state import State
 from canasta_tutor.variants import VARIANTS, get_variant
-from test_fuzz import PLAYING, SETTINGS, _check_position_text, mutated
+from test_fuzz import PLAYING, SETTINGS, _check_position_text, examples, mutated
 
 OTHERS = [name for name in VARIANTS if name != "classic"]
 
@@ -343,7 +343,7 @@ def variant_records(draw: st.DrawFn) -> str:
     return format_record(_random_play(name, draw(st.integers(0, 10**6)), draw(st.integers(0, 150))))
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=examples("variant positions"), **SETTINGS)
 @given(mutated(variant_positions()))
 def test_mutated_variant_positions_are_refused_cleanly_or_playable(text: str) -> None:
     _check_position_text(text)
@@ -358,7 +358,7 @@ def test_generated_variant_positions_read_back(text: str) -> None:
         assert state.legal_actions()
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples("variant records"), **SETTINGS)
 @given(mutated(variant_records()))
 def test_mutated_variant_records_are_refused_cleanly_or_replay(text: str) -> None:
     try:

@@ -93,7 +93,10 @@ class ProgressHandler(_Handler):
             self._error(404, "no-store", str(e))
             return
         except ProgressStoreError as e:
-            self._error(500, "damaged-store", f"Your progress cannot be read: {e}")
+            if e.cause in ("locked", "io"):  # a sound store that is busy or unreadable for a moment
+                self._error(503, "store-busy", f"Your progress cannot be read just now ({e}); it is tried again.")
+            else:
+                self._error(500, "damaged-store", f"Your progress cannot be read: {e}")
             return
         except sqlite3.Error as e:  # a sound store that is busy or unreadable for a moment
             self._error(503, "store-busy", f"Your progress cannot be read just now ({e}); it is tried again.")

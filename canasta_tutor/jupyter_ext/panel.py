@@ -24,7 +24,7 @@ from .. import __version__
 from ..errors import CanastaError
 from ..rulebook import rules
 from ..tutor.lessons.player import course_overview, load_course
-from ..tutor.progress import ProgressStore
+from ..tutor.progress import ProgressStore, ProgressStoreError
 from .placement import course_notebooks
 
 #: the learner the course notebooks save stars for (``LessonWidget``'s and ``PuzzleTrainer``'s default)
@@ -101,7 +101,13 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
         raise NoStoreYet("No progress yet: your stars show here once you finish a level of a lesson.")
     from ..tutor.trainer import replay_ratings
 
-    with ProgressStore(path) as store:
+    try:
+        store = ProgressStore(path)
+    except ProgressStoreError as e:
+        if e.cause != "read-only":
+            raise
+        store = ProgressStore(path, read_only=True)  # a store that may not be written is still shown
+    with store:
         lessons = course_overview(_lessons(), learner, store)
         attempts = store.attempts()
     learners, _ = replay_ratings(attempts, _puzzles())

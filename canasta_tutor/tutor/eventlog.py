@@ -9,6 +9,8 @@ written from the learner's seat: "You drew 4♥.", "East melded 7♠ 7♥ JK.".
 
 from __future__ import annotations
 
+import heapq
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -19,8 +21,11 @@ from ..cards import ALL_CARD_CODES, CARD_KIND, KIND_NAMES, RED_THREE, sort_key
 from ..scoring import HandResult
 from ..state import GAME_OVER, HAND_OVER, Action, State
 from ..variants import CLASSIC, Variant
-from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, WentOutEvent
+from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from .view import card_text, player_name, plural, seat_name, side_order, side_title, side_total
+
+#: how many of the learner's refused actions the view's log shows (the newest); the events keep every one
+REFUSALS_SHOWN = 3
 
 
 def _who(seat: int, me: int, variant: Variant = CLASSIC) -> str:
@@ -166,6 +171,41 @@ def summary(events: Sequence[ActionEvent]) -> str:
     return "You " + ", ".join(parts) + "."
 
 
+class ShownEvents:
+    """The events of the current hand that the view's log shows: every event since the hand's deal but
+    the refusals, and the last :data:`REFUSALS_SHOWN` refusals.  ``shown(events, start)`` reads only the
+    events added since the last call (the event log only grows, but for an undo, which is noticed and
+    read again from ``start``), so a message costs the same after five thousand refusals as after one.
+    """
+
+    def __init__(self) -> None:
+        self._reset(None, 0)
+
+    def _reset(self, events: list[Event] | None, start: int) -> None:
+        self.events, self.start, self.seen = events, start, start
+        self.last: Event | None = None
+        self.kept: list[tuple[int, Event]] = []
+        self.refused: deque[tuple[int, Event]] = deque(maxlen=REFUSALS_SHOWN)
+
+    def __call__(self, events: list[Event], start: int = 0) -> list[Event]:
+        n = len(events)
+        if (events is not self.events or start != self.start or self.seen > n
+                or (self.seen > start and events[self.seen - 1] is not self.last)):
+            self._reset(events, start)
+        for i in range(self.seen, n):
+            e = events[i]
+            if isinstance(e, ActionEvent) and e.action == ("deal",):  # a new hand: its log starts here
+                self.kept = [(i, e)]
+                self.refused.clear()
+            elif isinstance(e, RefusedEvent):
+                self.refused.append((i, e))
+            else:
+                self.kept.append((i, e))
+        self.seen = n
+        self.last = events[n - 1] if n > start else None
+        return [e for _, e in heapq.merge(self.kept, self.refused, key=lambda pair: pair[0])]
+
+
 def log_entries(events: Sequence[Event], me: int, variant: Variant = CLASSIC) -> list[dict[str, Any]]:
     """The view's log from ``events``: ``{"i", "seat", "who", "text", "why", "kind"}``; a bot's actions
     in one turn make one entry (``i`` is the index of its first event), so a whole hand stays small."""
@@ -189,4 +229,5 @@ def log_entries(events: Sequence[Event], me: int, variant: Variant = CLASSIC) ->
     return out
 
 
-__all__ = ["action_text", "apply_and_record", "hand_score_text", "log_entries", "opening_events", "summary", "why"]
+__all__ = ["REFUSALS_SHOWN", "ShownEvents", "action_text", "apply_and_record", "hand_score_text", "log_entries",
+           "opening_events", "summary", "why"]

@@ -24,14 +24,13 @@ file.  Kept puzzles get their themes from the detectors (:mod:`.themes`) and a s
 rating from how often weaker solvers find the answer (:mod:`.starting_rating`).
 
 :func:`run` mines games in worker processes and appends each game's records to the output
-file in one ``write`` of whole records as the game finishes, so a run stopped at any time
-leaves a file that loads.
+file as the game finishes, whole records or nothing (a write that fails part way, on a full
+disk, is truncated back), so a run stopped at any time leaves a file that loads.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from statistics import NormalDist
@@ -40,12 +39,13 @@ from pathlib import Path
 from typing import Callable, Container, Iterable, Iterator
 
 from ..actions import Action
+from ..atomicfile import append_atomic
 from ..errors import CanastaError
 from ..game import Game
 from ..observer import observe
 from ..position import format_position
 from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, SEATS, State
-from .puzzles import (MARGIN, MIN_SAMPLES, Puzzle, estimates_block, format_puzzle, parse_puzzles,
+from .puzzles import (MARGIN, MIN_SAMPLES, Puzzle, estimates_block, format_puzzle, load_file, parse_puzzles,
                       problems)
 
 #: Deal counts at which the sequential search may stop a position (below the full count).
@@ -330,7 +330,7 @@ def existing_keys(path: Path | str) -> tuple[set[str], set[str]]:
     if not p.exists():
         return set(), set()
     keys, ids = set(), set()
-    for z in parse_puzzles(p.read_text(encoding="utf-8"), p.name):
+    for z in load_file(p):
         state = z.state()
         assert state.actor is not None
         keys.add(puzzle_key(state, state.actor))
@@ -339,19 +339,10 @@ def existing_keys(path: Path | str) -> tuple[set[str], set[str]]:
 
 
 def append_records(path: Path | str, records: list[str]) -> None:
-    """Append whole records with one ``write`` on a file opened for appending, so a process
-    stopped at any moment never leaves half a record."""
-    if not records:
-        return
-    data = "".join("\n" + r for r in records).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        written = os.write(fd, data)
-        if written != len(data):  # a regular file takes it all, unless the disk is full
-            raise OSError(f"only {written} of {len(data)} bytes appended to {path}")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """Append whole records (:func:`~canasta_tutor.atomicfile.append_atomic`): when the disk fills
+    part way, the file is truncated back to where it was, so it never holds half a record."""
+    if records:
+        append_atomic(path, "".join("\n" + r for r in records))
 
 
 def _job(args: tuple[int, int, int | None, frozenset[str]]) -> MineResult:

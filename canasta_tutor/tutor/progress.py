@@ -5,7 +5,13 @@ The file lives in the user's data folder (:func:`default_path`; the
 class keeps its store inside the course folder, :func:`course_path`).  Every
 save is one transaction in WAL mode, so a process killed during a save loses
 nothing saved before it, and the file always opens cleanly.  A file that is not
-a progress store gives one clear :class:`ProgressStoreError`.
+a progress store gives one clear :class:`ProgressStoreError`, and so does every
+error SQLite reports: the error's ``cause`` says what is wrong (the store is
+damaged, the disk is full, the file is read-only, another program holds it
+locked...) and its message carries SQLite's own words.  A store is opened only
+when SQLite's integrity check passes and every table of the schema is there.
+A store that may be read but not written opens read-only with
+:func:`open_learner_store`, for the widgets, which then say that progress is not saved.
 
 What it holds (schema version 3; a version 1 or 2 file is migrated when opened):
 
@@ -37,6 +43,8 @@ What it holds (schema version 3; a version 1 or 2 file is migrated when opened):
 
 from __future__ import annotations
 
+import errno
+import functools
 import hashlib
 import os
 import sqlite3
@@ -46,7 +54,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from ..errors import CanastaError
 
@@ -146,8 +154,96 @@ DROP TABLE attempt_actions_v1;
 """ + _V2
 
 
+#: what :attr:`ProgressStoreError.cause` may be
+CAUSES = ("corrupt", "full", "read-only", "locked", "not-a-store", "newer", "old-version", "missing", "cannot-open",
+          "io", "duplicate", "invalid", "other")
+
+
 class ProgressStoreError(CanastaError, OSError):
-    """The progress file cannot be used (not a progress store, damaged, or a newer version)."""
+    """The progress file cannot be used: ``cause`` (one of :data:`CAUSES`) says why, the message in
+    words, with SQLite's own cause where SQLite gave one."""
+
+    def __init__(self, message: str, cause: str = "other") -> None:
+        super().__init__(message)
+        self.cause = cause
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+#: what reading or writing a store may raise: SQLite's errors, and text SQLite hands over that is not UTF-8
+#: (a damaged file's schema, quoted in an error message)
+STORE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, UnicodeDecodeError)
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*STORE_ERRORS, OSError)
+
+# SQLite's result codes (the primary code, before any extended part), by cause
+_CAUSE_OF_CODE = {"SQLITE_CORRUPT": "corrupt", "SQLITE_NOTADB": "not-a-store", "SQLITE_FULL": "full",
+                  "SQLITE_READONLY": "read-only", "SQLITE_PERM": "read-only", "SQLITE_BUSY": "locked",
+                  "SQLITE_LOCKED": "locked", "SQLITE_CANTOPEN": "cannot-open", "SQLITE_IOERR": "io",
+                  "SQLITE_CONSTRAINT": "invalid", "SQLITE_CONSTRAINT_UNIQUE": "duplicate",
+                  "SQLITE_CONSTRAINT_PRIMARYKEY": "duplicate"}
+
+
+def _cause(e: BaseException) -> str:
+    name = str(getattr(e, "sqlite_errorname", "") or "")
+    if name in _CAUSE_OF_CODE:
+        return _CAUSE_OF_CODE[name]
+    primary = "_".join(name.split("_")[:2])
+    if primary in _CAUSE_OF_CODE:
+        return _CAUSE_OF_CODE[primary]
+    text = str(e).lower()
+    for words, cause in (("malformed", "corrupt"), ("not a database", "not-a-store"), ("disk is full", "full"),
+                         ("readonly", "read-only"), ("read-only", "read-only"), ("locked", "locked"),
+                         ("unable to open", "cannot-open"), ("disk i/o", "io"), ("unique constraint", "duplicate"),
+                         ("constraint failed", "invalid")):
+        if words in text:
+            return cause
+    return "other"
+
+
+def store_error(path: str | Path, e: BaseException) -> ProgressStoreError:
+    """The :class:`ProgressStoreError` for an ``sqlite3`` error (or an ``OSError``) met using the store at
+    ``path``: its cause in words, then SQLite's own message."""
+    where = repr(str(path))
+    said = " ".join(str(e).split())[:200] or type(e).__name__
+    if isinstance(e, UnicodeDecodeError):
+        cause, said = "corrupt", f"text that is not UTF-8 ({e.reason})"
+    elif isinstance(e, OSError) and not isinstance(e, sqlite3.Error):
+        cause = "read-only" if isinstance(e, PermissionError) or e.errno == errno.EROFS else (
+            "full" if e.errno == errno.ENOSPC else "cannot-open")
+        said = e.strerror or said
+    else:
+        cause = _cause(e)
+    text = {
+        "corrupt": f"the progress store {where} is damaged (SQLite: {said}); move it away and keep a copy: "
+                   f"canasta-tutor starts a new one, or choose another file with ${ENV_VAR}",
+        "not-a-store": f"{where} is not a canasta-tutor progress store (SQLite: {said}); move it away or choose "
+                       f"another file with ${ENV_VAR}",
+        "full": f"the disk is full: the progress store {where} cannot be written (SQLite: {said}); free some space",
+        "read-only": f"the progress store {where} is read-only here (SQLite: {said}): progress can be read but "
+                     "not saved",
+        "locked": f"the progress store {where} is locked by another program (SQLite: {said}); try again when it "
+                  "is done",
+        "cannot-open": f"cannot open the progress store {where} (SQLite: {said})",
+        "io": f"cannot read or write the progress store {where}: the disk failed (SQLite: {said})",
+        "duplicate": f"the progress store {where} already holds this attempt (SQLite: {said})",
+        "invalid": f"the progress store {where} refused the data as invalid (SQLite: {said})",
+    }.get(cause, f"the progress store {where} failed (SQLite: {said})")
+    return ProgressStoreError(text, cause)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _mapped(method: _F) -> _F:
+    """A store method whose ``sqlite3`` errors become one :class:`ProgressStoreError` (see :func:`store_error`)."""
+    @functools.wraps(method)
+    def wrapper(self: "ProgressStore", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except STORE_ERRORS as e:
+            raise store_error(self.path, e) from None
+    return wrapper  # type: ignore[return-value]
 
 
 @dataclass
@@ -206,9 +302,16 @@ def _statements(script: str) -> list[str]:
     return [s for s in script.split(";") if s.strip()]
 
 
-def _not_a_store(path: Path, e: BaseException) -> ProgressStoreError:
-    return ProgressStoreError(f"{str(path)!r} is not a canasta-tutor progress store ({e}); move it "
-                              f"away or choose another file with ${ENV_VAR}")
+def _unwritable(path: Path) -> str:
+    """Why the store at ``path`` cannot be written here ("" when it can): the file, or its folder where
+    SQLite must make its ``-wal`` and ``-shm`` files, may not be written (a read-only file system, or
+    permissions).  The operating system's answer; SQLite's own comes at the first write."""
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file may not be written"
+    side = [path.with_name(path.name + x) for x in ("-wal", "-shm")]
+    if not os.access(path.parent, os.W_OK) and not all(p.exists() and os.access(p, os.W_OK) for p in side):
+        return "its folder may not be written, and SQLite keeps its journal there"
+    return ""
 
 
 def _check_header(conn: sqlite3.Connection, path: Path) -> int:
@@ -216,31 +319,74 @@ def _check_header(conn: sqlite3.Connection, path: Path) -> int:
     app = conn.execute("PRAGMA application_id").fetchone()[0]
     if app != APPLICATION_ID:
         raise ProgressStoreError(f"{str(path)!r} is an SQLite file of another program, not a "
-                                 f"canasta-tutor progress store; choose another file with ${ENV_VAR}")
+                                 f"canasta-tutor progress store; choose another file with ${ENV_VAR}", "not-a-store")
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version < 1:  # the version is set with the tables, in one transaction: a store without one is damaged
+        raise ProgressStoreError(f"the progress store {str(path)!r} is damaged: it has no store version; move it "
+                                 f"away and keep a copy, or choose another file with ${ENV_VAR}", "corrupt")
     if version > SCHEMA_VERSION:
         raise ProgressStoreError(f"{str(path)!r} was written by a newer canasta-tutor (store version "
-                                 f"{version}); update canasta-tutor to open it")
+                                 f"{version}); update canasta-tutor to open it", "newer")
     return version
+
+
+#: the columns every store of a schema version has, by table (a later version adds to an earlier one's)
+_COLUMNS = {
+    1: {"learners": {"id", "name", "created"},
+        "attempts": {"id", "learner_id", "kind", "lesson", "level", "seed", "started", "finished", "status",
+                     "stars", "tries", "par", "hints", "rating_before", "rating_after"},
+        "attempt_actions": {"attempt_id", "n", "kind", "text", "rule"},
+        "best_stars": {"learner_id", "lesson", "level", "stars", "updated"}},
+    2: {"learners": {"display_name"}, "attempts": {"uid", "themes", "assignment"}, "attempt_actions": {"reason"},
+        "classes": {"id", "name", "title", "created"}, "class_members": {"class_id", "learner_id", "joined"}},
+    3: {"attempts": {"mode"}},
+}
+
+
+def _check_sound(conn: sqlite3.Connection, path: Path, version: int) -> None:
+    """Refuse a damaged store: SQLite's integrity check must pass and every table and column of the
+    file's schema version must be there (a store missing a table is damaged, not empty)."""
+    result = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(5)").fetchall()]
+    if result != ["ok"]:
+        raise ProgressStoreError(f"the progress store {str(path)!r} is damaged: SQLite's integrity check says "
+                                 f"{'; '.join(result)[:300]}; move it away and keep a copy: canasta-tutor starts a "
+                                 f"new one, or choose another file with ${ENV_VAR}", "corrupt")
+    for v in range(1, version + 1):
+        for table, wanted in _COLUMNS[v].items():
+            have = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
+            missing = sorted(wanted - have)
+            if missing:
+                what = f"has no table {table!r}" if not have else f"has no column {missing[0]!r} in {table!r}"
+                raise ProgressStoreError(f"the progress store {str(path)!r} is damaged: it {what} (store version "
+                                         f"{version}); move it away and keep a copy, or choose another file with "
+                                         f"${ENV_VAR}", "corrupt")
 
 
 class ProgressStore:
     """A progress store (one SQLite file): open it, :meth:`record` attempts, read them back."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        #: opened read-only: reads work, every write raises a :class:`ProgressStoreError` (cause ``read-only``)
+        self.read_only = read_only
         try:
-            # a notebook kernel may call from another thread than the one that opened the store;
-            # the store is used by one caller at a time, and SQLite serialises the connection
-            self.conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as e:
-            raise ProgressStoreError(f"cannot open the progress store {str(self.path)!r}: {e}") from None
+            if read_only:
+                if not self.path.is_file():
+                    raise ProgressStoreError(f"no progress store at {str(self.path)!r}", "missing")
+                self.conn = _open_read_only(self.path, check_same_thread=False)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # a notebook kernel may call from another thread than the one that opened the store;
+                # the store is used by one caller at a time, and SQLite serialises the connection
+                self.conn = _text(sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                                                  check_same_thread=False))
+        except _OPEN_ERRORS as e:
+            raise (e if isinstance(e, ProgressStoreError) else store_error(self.path, e)) from None
         try:
             self._open()
-        except sqlite3.DatabaseError as e:
+        except STORE_ERRORS as e:
             self.conn.close()
-            raise _not_a_store(self.path, e) from None
+            raise store_error(self.path, e) from None
         except ProgressStoreError:
             self.conn.close()
             raise
@@ -253,6 +399,17 @@ class ProgressStore:
     def _open(self) -> None:
         c = self.conn
         c.execute("PRAGMA busy_timeout = 10000")
+        if self.read_only:
+            version = _check_header(c, self.path)
+            _check_sound(c, self.path, version)
+            if version < SCHEMA_VERSION:
+                raise ProgressStoreError(f"the progress store {str(self.path)!r} is of an older version ({version}): "
+                                         "open it once for writing to bring it up to date", "old-version")
+            return
+        why = _unwritable(self.path)
+        if why:  # said now, rather than at the learner's first save (nothing is written to find out)
+            raise ProgressStoreError(f"the progress store {str(self.path)!r} is read-only here ({why}): progress "
+                                     "can be read but not saved", "read-only")
         app = c.execute("PRAGMA application_id").fetchone()[0]
         tables = c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app == 0 and tables == 0:
@@ -264,12 +421,12 @@ class ProgressStore:
                     c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         version = _check_header(c, self.path)
+        _check_sound(c, self.path, version)
         c.execute("PRAGMA journal_mode = WAL")
         c.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
             self._migrate()
         c.execute("PRAGMA foreign_keys = ON")
-        c.execute("SELECT count(*) FROM attempts").fetchone()
 
     def _migrate(self) -> None:
         """Bring an older file up to :data:`SCHEMA_VERSION`: one transaction, so a process killed
@@ -305,6 +462,7 @@ class ProgressStore:
         cur = self.conn.execute("INSERT INTO classes (name, created) VALUES (?, ?)", (name, _now()))
         return int(cur.lastrowid or 0)
 
+    @_mapped
     def add_learner(self, name: str, display_name: str = "") -> None:
         """Add a student (or set the display name of one already there)."""
         if not name.strip():
@@ -314,6 +472,7 @@ class ProgressStore:
             if display_name:
                 self.conn.execute("UPDATE learners SET display_name = ? WHERE id = ?", (display_name, lid))
 
+    @_mapped
     def add_class(self, name: str, title: str = "") -> None:
         """Add a class (or set the title of one already there)."""
         if not name.strip():
@@ -323,6 +482,7 @@ class ProgressStore:
             if title:
                 self.conn.execute("UPDATE classes SET title = ? WHERE id = ?", (title, cid))
 
+    @_mapped
     def add_to_class(self, class_name: str, *learners: str) -> None:
         """Put students in a class (each added to the store if new): one transaction."""
         if not class_name.strip() or any(not n.strip() for n in learners):
@@ -334,6 +494,7 @@ class ProgressStore:
                 self.conn.execute("INSERT OR IGNORE INTO class_members (class_id, learner_id, joined) "
                                   "VALUES (?,?,?)", (cid, self._learner_id(name), now))
 
+    @_mapped
     def record(self, attempt: Attempt) -> int:
         """Save one attempt and update the learner's best stars: one transaction.  Returns its id."""
         if not attempt.learner.strip():
@@ -341,6 +502,7 @@ class ProgressStore:
         with self._transaction():
             return self._insert(attempt, self._learner_id(attempt.learner), _now())
 
+    @_mapped
     def record_many(self, attempts: Iterable[Attempt]) -> int:
         """Save several attempts in one transaction (an import, or a simulated class): all or none.
         Returns how many.  A learner's live attempts go through :meth:`record`, one by one."""
@@ -376,6 +538,7 @@ class ProgressStore:
                       (lid, attempt.lesson, attempt.level, attempt.stars, now))
         return aid
 
+    @_mapped
     def merge_from(self, path: str | Path, as_learner: str | None = None, class_name: str | None = None) -> int:
         """Copy the attempts of another store (a student's, say) that this one lacks; returns how many.
 
@@ -408,21 +571,26 @@ class ProgressStore:
         return len(new)
 
     # ------------------------------------------------------------------- reads
+    @_mapped
     def learners(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM learners ORDER BY name")]
 
+    @_mapped
     def display_names(self) -> dict[str, str]:
         """Each student's display name (their name when none was given)."""
         return {n: d or n for n, d in self.conn.execute("SELECT name, display_name FROM learners ORDER BY name")}
 
+    @_mapped
     def classes(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM classes ORDER BY name")]
 
+    @_mapped
     def class_members(self, class_name: str) -> list[str]:
         return [r[0] for r in self.conn.execute(
             "SELECT l.name FROM class_members m JOIN classes c ON c.id = m.class_id "
             "JOIN learners l ON l.id = m.learner_id WHERE c.name = ? ORDER BY l.name", (class_name,))]
 
+    @_mapped
     def stars_for(self, learner: str) -> dict[tuple[str, str], int]:
         """The learner's best stars by ``(lesson, level)``."""
         rows = self.conn.execute(
@@ -430,6 +598,7 @@ class ProgressStore:
             "WHERE l.name = ? ORDER BY b.lesson, b.level", (learner,))
         return {(lesson, level): int(stars) for lesson, level, stars in rows}
 
+    @_mapped
     def attempts(self, learner: str | None = None) -> list[dict[str, Any]]:
         """Saved attempts (oldest first), each with its actions (``themes`` as a list)."""
         where = " WHERE l.name = ?" if learner is not None else ""
@@ -449,10 +618,12 @@ class ProgressStore:
             a["themes"] = a["themes"].split()
         return out
 
+    @_mapped
     def data_version(self) -> int:
         """A number that changes when another connection commits (cheap: a refresh can skip re-reading)."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
+    @_mapped
     def integrity(self) -> str:
         """SQLite's integrity check: ``"ok"`` when the file is sound."""
         return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -467,6 +638,24 @@ class ProgressStore:
         self.close()
 
 
+def open_learner_store(path: str | Path | None = None) -> tuple[ProgressStore | None, str]:
+    """The learner's store for a widget, as far as it can be used: ``(store, "")`` when it opens for
+    writing; ``(store opened read-only, note)`` when it can only be read (a read-only file or folder,
+    a full disk...); ``(None, note)`` when it cannot be used at all.  The note says, in one line, that
+    progress will not be saved and SQLite's reason, so the widget plays on and says so."""
+    target = Path(path) if path is not None else default_path()
+    try:
+        return ProgressStore(target), ""
+    except ProgressStoreError as e:
+        first = e
+    if first.cause in ("read-only", "full", "locked", "io", "cannot-open") and target.is_file():
+        try:
+            return ProgressStore(target, read_only=True), f"Your progress is shown but not saved: {first}"
+        except ProgressStoreError:
+            pass
+    return None, f"Your progress will not be saved: {first}"
+
+
 class _Transaction:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
 
@@ -477,27 +666,56 @@ class _Transaction:
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, t: type[BaseException] | None, v: BaseException | None, tb: TracebackType | None) -> None:
-        self.conn.execute("COMMIT" if t is None else "ROLLBACK")
+        if t is not None:
+            self._rollback()
+            return
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error:  # a full disk or a lock at the commit: nothing of it is kept
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite may have rolled back on its own after a full
+        disk); a failing rollback never hides the error that called it."""
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
 
-def _open_read_only(path: Path) -> sqlite3.Connection:
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _text(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn``, reading text that is not UTF-8 (a damaged file, another program's rows) with U+FFFD in place
+    of the bad bytes, so that reading never stops on it; damage to the file itself is the integrity
+    check's to find."""
+    conn.text_factory = _decode
+    return conn
+
+
+def _open_read_only(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
     """A read-only connection.  A WAL store whose ``-shm`` index is missing needs a folder it may
     create it in; when the reader may not (a student's folder, read-only to the teacher) and no
     ``-wal`` log is left (the student's server closed the store), the file is read as immutable."""
     uri = path.resolve().as_uri()
     try:
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10)
+        conn = _text(sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10, check_same_thread=check_same_thread))
         conn.execute("PRAGMA application_id").fetchone()
         return conn
     except sqlite3.OperationalError as e:
         if path.with_name(path.name + "-wal").exists():
-            raise ProgressStoreError(f"cannot read the progress store {str(path)!r}: {e}") from None
-    except sqlite3.DatabaseError as e:
-        raise _not_a_store(path, e) from None
+            raise store_error(path, e) from None
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
+        raise store_error(path, e) from None
     try:
-        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=10)
-    except sqlite3.Error as e:
-        raise ProgressStoreError(f"cannot open the progress store {str(path)!r}: {e}") from None
+        return _text(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=10,
+                                     check_same_thread=check_same_thread))
+    except STORE_ERRORS as e:
+        raise store_error(path, e) from None
 
 
 def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, int]:
@@ -505,13 +723,15 @@ def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, int]:
     change nothing (the class report, which shows a course's store without writing to it)."""
     path = Path(path)
     if not path.is_file():
-        raise ProgressStoreError(f"no progress store at {str(path)!r}")
+        raise ProgressStoreError(f"no progress store at {str(path)!r}", "missing")
     conn = _open_read_only(path)
     try:
-        return conn, _check_header(conn, path)
-    except sqlite3.DatabaseError as e:
+        version = _check_header(conn, path)
+        _check_sound(conn, path, version)  # a damaged store is not read
+        return conn, version
+    except STORE_ERRORS as e:
         conn.close()
-        raise _not_a_store(path, e) from None
+        raise store_error(path, e) from None
     except ProgressStoreError:
         conn.close()
         raise
@@ -522,10 +742,11 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
     version 1 file is read as it is; its attempts get a ``uid`` made from their contents; an
     attempt from before version 3 has an empty ``mode``)."""
     if not path.is_file():
-        raise ProgressStoreError(f"no progress store at {str(path)!r}")
+        raise ProgressStoreError(f"no progress store at {str(path)!r}", "missing")
     conn = _open_read_only(path)
     try:
         version = _check_header(conn, path)
+        _check_sound(conn, path, version)
         extra = "" if version >= 2 else ", '' AS uid, '' AS themes, '' AS assignment"
         extra += "" if version >= 3 else ", '' AS mode"
         cur = conn.execute(f"SELECT a.*{extra}, l.name AS learner FROM attempts a "
@@ -537,8 +758,8 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
         for aid, k, t, r, why in conn.execute(f"SELECT attempt_id, kind, text, rule, {reason} "
                                               "FROM attempt_actions ORDER BY attempt_id, n"):
             actions.setdefault(aid, []).append({"kind": k, "text": t, "rule": r, "reason": why})
-    except sqlite3.DatabaseError as e:
-        raise _not_a_store(path, e) from None
+    except STORE_ERRORS as e:
+        raise store_error(path, e) from None
     finally:
         conn.close()
     for r in rows:
@@ -550,5 +771,5 @@ def read_foreign(path: Path) -> tuple[list[dict[str, Any]], dict[int, list[dict[
 
 
 __all__ = ["ProgressStore", "ProgressStoreError", "Attempt", "default_path", "course_path", "read_foreign",
-           "connect_read_only",
+           "store_error", "open_learner_store", "connect_read_only", "CAUSES", "STORE_ERRORS",
            "ENV_VAR", "APPLICATION_ID", "SCHEMA_VERSION", "ACTION_KINDS", "COURSE_FILE"]

@@ -75,6 +75,7 @@ from ..errors import CanastaError, NotationError
 from ..observer import observe
 from ..position import parse_position
 from ..state import SEATS, State
+from ..textinput import read_file_text
 
 MIN_SAMPLES = 2000  # sampled deals for a verification
 MARGIN = 40.0  # points by which the best must beat the second (the only-move rule)
@@ -88,6 +89,10 @@ _SOURCE_RE = re.compile(r"^(composed|mined seed=\d+ deal=\d+ ply=\d+)$")
 _VALUE_RE = re.compile(r"^(?P<action>.+?) (?P<value>[+-]\d+\.\d)$")
 _COUNT_RE = re.compile(r"^\d+( cards?)?( known: .*)?$")
 _DIFF_RE = re.compile(r"^(?P<d>-?\d+\.\d) \[(?P<lo>-?\d+\.\d), (?P<hi>-?\d+\.\d)\]$")
+
+
+#: The largest puzzle file read (the library's largest, of mined puzzles, has about 340,000 bytes).
+MAX_FILE_BYTES = 20_000_000
 
 
 class PuzzleFormatError(NotationError):
@@ -418,17 +423,22 @@ def library_dir() -> Path:
 
 
 def load_file(path: Path | str) -> list[Puzzle]:
+    """The puzzles of one file, read within limits (a regular file of at most :data:`MAX_FILE_BYTES`,
+    UTF-8: see :mod:`canasta_tutor.textinput`)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise PuzzleFormatError(p.name, None, None, f"not UTF-8 text ({e.reason})") from None
+        text = read_file_text(p, MAX_FILE_BYTES, p.name)
+    except NotationError as e:
+        raise PuzzleFormatError(p.name, e.line, None, e.message) from None
     return parse_puzzles(text, p.name)
 
 
 def load_library(folder: Path | str | None = None) -> list[Puzzle]:
-    """Every puzzle in the folder's ``*.txt`` files (sorted by file name), IDs unique."""
+    """Every puzzle in the folder's ``*.txt`` files (sorted by file name), IDs unique.  A folder that
+    does not exist is an error (:class:`PuzzleFormatError`), never an empty library."""
     root = Path(folder) if folder is not None else library_dir()
+    if not root.is_dir():
+        raise PuzzleFormatError(str(root), None, "folder", "no such folder" if not root.exists() else "not a folder")
     out: list[Puzzle] = []
     where: dict[str, str] = {}
     for f in sorted(root.rglob("*.txt")):

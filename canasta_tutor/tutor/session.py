@@ -41,7 +41,7 @@ from ..rulebook import rule as lookup_rule
 from ..state import GAME_OVER, HAND_OVER, MELD, Action, State, seat_index
 from ..variants import Variant, get_variant
 from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
-from .eventlog import apply_and_record, hand_score_text, log_entries, opening_events, summary
+from .eventlog import ShownEvents, apply_and_record, hand_score_text, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
 from .planning import Guidance, Plan, plan_button, plan_join, press_text
 from .view import TableUI, build_view, card_text, player_name, plural, seat_name, side_order
@@ -126,6 +126,7 @@ class TableSession:
         self._undo: list[tuple[State, int, str]] = []
         self._games = 0
         self._log_start = 0
+        self._shown = ShownEvents()
         opening_events(self.state, self.me, self.events)
         self._greet()
 
@@ -719,14 +720,9 @@ class TableSession:
 
     def log(self) -> list[dict[str, Any]]:
         """The log of the current hand (see :mod:`.view`), from the events.  A bot's actions in one
-        turn make one entry (``i`` is the index of its first event), so a whole hand stays small."""
-        start = self._log_start
-        for i in range(len(self.events) - 1, self._log_start - 1, -1):
-            e = self.events[i]
-            if isinstance(e, ActionEvent) and e.action == ("deal",):
-                start = i
-                break
-        return log_entries(self.events[start:], self.me, self.variant)
+        turn make one entry (``i`` is the index of its first event), and only the last few refusals
+        are shown (:class:`~.eventlog.ShownEvents`; the events keep them all), so a whole hand stays small."""
+        return log_entries(self._shown(self.events, self._log_start), self.me, self.variant)
 
     def view(self) -> dict[str, Any]:
         """The view model for the learner (see :mod:`canasta_tutor.tutor.view`)."""

@@ -37,7 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import CanastaError
+from ...atomicfile import write_atomic
+from ...errors import CanastaError, NotationError
+from ...textinput import load_json, read_file_text
 from ..lessons.model import Level
 from ..lessons.runner import PASSED, LevelRun
 from ..trainer import PuzzleRun
@@ -48,6 +50,8 @@ from .spec import Item
 LOG_DIR = "canasta-log"
 LOG_FORMAT = 1
 MAX_LOG_BYTES = 1_000_000
+#: how deep a log's JSON may nest (a log nests four deep: the log, its attempts, an attempt, its entries)
+MAX_LOG_DEPTH = 8
 MAX_ATTEMPTS = 200
 MAX_ENTRIES = 1000
 MAX_TEXT = 200
@@ -115,20 +119,33 @@ def log_path(item: Item, log_dir: str | Path = LOG_DIR) -> Path:
 
 
 # ------------------------------------------------------------------ reading
-def read_attempts(path: str | Path, item: Item) -> list[list[dict[str, str]]]:
-    """The attempts of a log file: for each, its learner entries ``{"kind", "text"}`` in order.
-
-    Raises :class:`LogError` for a file that is not an assignment log of ``item``; only
-    ``attempts[*].entries`` are read.
-    """
+def read_log(path: str | Path) -> Any:
+    """The parsed JSON of a log file, read within limits: a regular file (not a folder, a FIFO or a
+    device, checked on the open descriptor) of at most :data:`MAX_LOG_BYTES`, UTF-8, JSON nested at
+    most :data:`MAX_LOG_DEPTH` deep with no number longer than 40 characters and none infinite.
+    Raises :class:`LogError` naming the file."""
     p = Path(path)
     name = p.name
     try:
-        if p.stat().st_size > MAX_LOG_BYTES:
-            raise LogError(f"{name}: larger than {MAX_LOG_BYTES} bytes")
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise LogError(f"{name}: not a JSON log ({_short(e)})") from None
+        return load_json(read_file_text(p, MAX_LOG_BYTES, name), name, MAX_LOG_DEPTH)
+    except NotationError as e:
+        where = f" on line {e.line}" if e.line else ""
+        raise LogError(f"{name}: not a JSON log ({_short(Exception(e.message))}{where})") from None
+    except OSError as e:
+        raise LogError(f"{name}: cannot be read ({e.strerror or type(e).__name__})") from None
+
+
+def read_attempts(path: str | Path, item: Item) -> list[list[dict[str, str]]]:
+    """The attempts of a log file: for each, its learner entries ``{"kind", "text"}`` in order.
+
+    Raises :class:`LogError` for a file that is not an assignment log of ``item`` (or cannot be
+    read: see :func:`read_log`); only ``attempts[*].entries`` are read.
+    """
+    return attempts_of(read_log(path), Path(path).name, item)
+
+
+def attempts_of(data: Any, name: str, item: Item) -> list[list[dict[str, str]]]:
+    """The attempts of a log's parsed JSON ``data`` (see :func:`read_attempts`)."""
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         raise LogError(f"{name}: not an assignment log (format {LOG_FORMAT})")
     if data.get("item") != item.id:
@@ -204,7 +221,7 @@ def grade_log(item: Item, log_dir: str | Path = LOG_DIR, level: Level | None = N
               student: str | None = None, answer: bool = False) -> Grade:
     """The grade of ``item`` from its log file in ``log_dir`` (no file: not played, 0)."""
     path = log_path(item, log_dir)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return Grade(item=item.id, points=item.points, message=f"no log {path.name} (not played)", label=_label(item))
     try:
         attempts = read_attempts(path, item)
@@ -227,8 +244,8 @@ def personal_deal(item: Item, level: Level | None) -> bool:
 def logged_student(path: Path) -> str:
     """The student id the widget dealt for, as the log says (for a message only: never for the deal)."""
     try:
-        value = json.loads(path.read_text(encoding="utf-8")).get("student", "")
-    except (OSError, ValueError, AttributeError):
+        value = read_log(path).get("student", "")
+    except (LogError, AttributeError):
         return ""
     return value[:100] if isinstance(value, str) else ""
 
@@ -286,12 +303,13 @@ class ItemRecorder:
         #: what the student must be told about the log (an earlier log that could not be read)
         self.notice = ""
         self.size = 0
-        if self.path.exists():
+        if self.path.exists() or self.path.is_symlink():
             try:
-                self.previous_entries = read_attempts(self.path, item)  # only a readable log is continued
-                self.previous = list(json.loads(self.path.read_text(encoding="utf-8"))["attempts"])
+                data = read_log(self.path)  # within limits: a FIFO or a link to a device is set aside, not read
+                self.previous_entries = attempts_of(data, self.path.name, item)  # only a readable log is continued
+                self.previous = list(data["attempts"])
                 self.size = self.path.stat().st_size
-            except (LogError, ValueError, OSError) as e:
+            except (LogError, OSError) as e:
                 self.previous_entries = []
                 self._set_aside(str(e))
         #: the runs of this session: [run, entries, status, hints, started, last seen]
@@ -401,9 +419,7 @@ class ItemRecorder:
         if size > MAX_LOG_BYTES:
             raise LogFullError(f"{self.path.name}: larger than {MAX_LOG_BYTES} bytes")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(self.path)
+        write_atomic(self.path, text)  # the whole new log, or the old one as it was
         self.size = size
 
 
@@ -413,4 +429,5 @@ def _learner(entries: list[dict[str, Any]]) -> int:
 
 __all__ = ["Grade", "ItemRecorder", "LogError", "LogFullError", "LOG_DIR", "LEARNER_KINDS", "MAX_ATTEMPTS",
            "MAX_ENTRIES", "MAX_LOG_BYTES", "grade_attempts", "grade_item", "grade_log", "log_path",
-           "logged_student", "read_attempts", "replay_attempt", "replay_puzzle", "replay_run", "score"]
+           "logged_student", "read_attempts", "read_log", "attempts_of", "replay_attempt", "replay_puzzle",
+           "replay_run", "score"]

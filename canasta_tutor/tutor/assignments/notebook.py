@@ -31,11 +31,11 @@ False
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...atomicfile import write_atomic
 from .grading import LOG_DIR
 from .spec import LEVEL, Assignment, Item
 
@@ -156,15 +156,14 @@ def write_course(assignment: Assignment, course: str | Path, force: bool = False
     written = []
     config = root / "nbgrader_config.py"
     if not config.exists():
-        config.write_text(CONFIG.format(course=root.resolve().name), encoding="utf-8")
+        write_atomic(config, CONFIG.format(course=root.resolve().name))
         written.append(config)
     copied = _copy_lessons(assignment, root / "lessons", folder / LESSONS)
     if copied:
         written += copied
         assignment = replace(assignment, items=tuple(replace(i, lessons=LESSONS) if i.kind == LEVEL else i
                                                      for i in assignment.items))
-    target.write_text(json.dumps(assignment_notebook(assignment, log_dir), indent=1, ensure_ascii=False) + "\n",
-                      encoding="utf-8")
+    write_atomic(target, json.dumps(assignment_notebook(assignment, log_dir), indent=1, ensure_ascii=False) + "\n")
     written.append(target)
     return written
 
@@ -175,8 +174,9 @@ LESSONS = "lessons"
 
 def _copy_lessons(assignment: Assignment, lessons: Path, dest: Path) -> list[Path]:
     """Copy the course folder's lesson files that the assignment uses (none without a ``lessons/``)."""
+    from ...textinput import read_bytes
     from ..lessons.course import lesson_files
-    from ..lessons.loader import load_lesson
+    from ..lessons.loader import MAX_CONTENT_BYTES, load_lesson
 
     used = {i.lesson for i in assignment.items if i.kind == LEVEL}
     if not used or not lessons.is_dir():
@@ -185,7 +185,7 @@ def _copy_lessons(assignment: Assignment, lessons: Path, dest: Path) -> list[Pat
     for f in lesson_files(lessons):
         if load_lesson(f).id in used:
             dest.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, dest / f.name)
+            write_atomic(dest / f.name, read_bytes(f, MAX_CONTENT_BYTES))  # whole, never half a lesson
             out.append(dest / f.name)
     return out
 

@@ -25,11 +25,12 @@ from typing import Any
 
 from ..lessons.model import Level
 from ..lessons.runner import LevelRun
-from ..progress import Attempt, ProgressStore
+from ...errors import CanastaError
+from ..progress import Attempt, ProgressStore, ProgressStoreError
 from ..trainer import PuzzleRun
 from .exam import (GIVE_UP, PUZZLE_STATUS, answer_and_why, item_level, item_puzzle, replay_item_log, score,
                    teacher_wrong_reason)
-from .grading import LOG_DIR, Grade, LogError, log_path, logged_student, personal_deal, read_attempts
+from .grading import LOG_DIR, Grade, LogError, attempts_of, log_path, logged_student, personal_deal, read_log
 from .spec import LEVEL, Assignment, Item
 
 
@@ -78,44 +79,54 @@ def grade_student(assignment: Assignment, folder: Path, student: str,
         path = log_path(item, folder / LOG_DIR)
         label = f"{item.number}. {item.label}" if item.number else item.label
         g = Grade(item=item.id, points=item.points, label=label)
-        out.grades.append(g)
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             g.message = f"no log {path.name} (not played)"
-            continue
-        try:
-            entries_list = read_attempts(path, item)
-        except LogError as e:
-            g.message = str(e)
-            continue
-        r = replay_item_log(item, entries_list, student, level)
-        g.attempts, g.statuses, g.solved, g.hints = len(entries_list), r.statuses, r.solved, r.hints
-        g.closed, g.ignored = r.closed, r.ignored
-        g.score = score(item, g.solved, g.hints)
-        if r.closed:
-            g.answer, g.why = answer_and_why(item, student, level)
-        played_as = logged_student(path)
-        if played_as and played_as != student and not g.solved and personal_deal(item, level):
-            g.message = (f"played on the deal of student {played_as[:40]!r}, not of {student[:40]!r} (a log is "
-                         "graded on the deal of the student who submits it)")
-        times = _times(path, len(entries_list))
-        for n, (run, entries) in enumerate(zip(r.runs, entries_list, strict=False)):
-            given_up = any(e["kind"] == GIVE_UP for e in entries)
-            if isinstance(run, PuzzleRun):
-                attempt = _puzzle_attempt(run, r.attempt_hints[n], given_up)
-            else:
-                attempt = _level_attempt(run, r.attempt_hints[n], given_up)
-            out.attempts.append(_filed(attempt, assignment, item, student, n, times[n]))
+        else:
+            try:
+                out.attempts.extend(_replay_log(assignment, item, student, level, path, g))
+            except LogError as e:
+                g = Grade(item=item.id, points=item.points, label=label, message=str(e))
+            except (CanastaError, ValueError, LookupError, TypeError, RecursionError) as e:
+                # a replay that breaks: nothing of it counts, and the other items and students go on
+                g = Grade(item=item.id, points=item.points, label=label, message=f"{path.name}: could not be "
+                          f"replayed ({type(e).__name__}: {' '.join(str(e).split())[:120]})")
+        out.grades.append(g)
     return out
 
 
-def _times(path: Path, n: int) -> list[tuple[str, str]]:
-    """Each attempt's start and last action as the student's log wrote them (for the report's time line,
-    labelled there as reported by the student; never for the grade); empty strings where they are
+def _replay_log(assignment: Assignment, item: Item, student: str, level: Level | None, path: Path,
+                g: Grade) -> list[Attempt]:
+    """Replay the log at ``path`` (read once, within limits), filling the grade ``g``; the attempts as the
+    store files them.  Raises :class:`LogError` for a log that cannot be read."""
+    data = read_log(path)
+    entries_list = attempts_of(data, path.name, item)
+    r = replay_item_log(item, entries_list, student, level)
+    g.attempts, g.statuses, g.solved, g.hints = len(entries_list), r.statuses, r.solved, r.hints
+    g.closed, g.ignored = r.closed, r.ignored
+    g.score = score(item, g.solved, g.hints)
+    if r.closed:
+        g.answer, g.why = answer_and_why(item, student, level)
+    played_as = logged_student(path)
+    if played_as and played_as != student and not g.solved and personal_deal(item, level):
+        g.message = (f"played on the deal of student {played_as[:40]!r}, not of {student[:40]!r} (a log is "
+                     "graded on the deal of the student who submits it)")
+    times = _times(data, len(entries_list))
+    filed = []
+    for n, (run, entries) in enumerate(zip(r.runs, entries_list, strict=False)):
+        given_up = any(e["kind"] == GIVE_UP for e in entries)
+        if isinstance(run, PuzzleRun):
+            attempt = _puzzle_attempt(run, r.attempt_hints[n], given_up)
+        else:
+            attempt = _level_attempt(run, r.attempt_hints[n], given_up)
+        filed.append(_filed(attempt, assignment, item, student, n, times[n]))
+    return filed
+
+
+def _times(data: Any, n: int) -> list[tuple[str, str]]:
+    """Each attempt's start and last action as the student's log ``data`` wrote them (for the report's time
+    line, labelled there as reported by the student; never for the grade); empty strings where they are
     missing or not ISO times."""
-    try:
-        attempts = json.loads(path.read_text(encoding="utf-8"))["attempts"]
-    except (ValueError, KeyError, TypeError, OSError):
-        attempts = []
+    attempts = data.get("attempts") if isinstance(data, dict) else None
     out = []
     for i in range(n):
         a = attempts[i] if isinstance(attempts, list) and i < len(attempts) and isinstance(attempts[i], dict) else {}
@@ -194,8 +205,8 @@ def identical_logs(assignment: Assignment, course: str | Path) -> list[tuple[str
         for s in students(course, assignment.id):
             path = log_path(item, root / "submitted" / s / assignment.id / LOG_DIR)
             try:
-                attempts = json.loads(path.read_text(encoding="utf-8")).get("attempts")
-            except (OSError, ValueError, AttributeError):
+                attempts = read_log(path).get("attempts")  # within limits, as the grader reads it
+            except (LogError, AttributeError):
                 continue
             if attempts:
                 key = hashlib.sha256(json.dumps(attempts, sort_keys=True).encode("utf-8")).hexdigest()
@@ -287,7 +298,9 @@ def record_attempts(results: list[StudentResult], store: ProgressStore) -> tuple
             try:
                 store.record(a)
                 new += 1
-            except sqlite3.IntegrityError:
+            except ProgressStoreError as e:
+                if e.cause != "duplicate":  # only an attempt filed before (its uid) is skipped
+                    raise
                 old += 1
     return new, old
 

@@ -45,20 +45,22 @@ w.toml:5: item 1.level: lesson 'melds' has no level 'nope'; its levels: natural-
 from __future__ import annotations
 
 import json
+import math
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
 from ...errors import CanastaError
-from ..lessons.loader import _Checker, _cut, _jsonschema, toml_problem
+from ..lessons.loader import _Checker, _cut, _jsonschema, parse_toml, read_content
 from ..lessons.locate import locate
 from ..lessons.model import Lesson, Level, Problem
 from ..puzzles import Puzzle
 
 SCHEMA_PATH = Path(__file__).with_name("assignment.schema.json")
+#: the most points (or hint penalty) an item may carry, as the schema says
+MAX_POINTS = 1000
 LEVEL, PUZZLE = "level", "puzzle"
 #: a pool with fewer puzzles than this is checked with a warning: students will share puzzles
 SMALL_POOL = 5
@@ -138,7 +140,8 @@ class Item:
         if "puzzle_ref" in data:
             puzzle = puzzle_by_ref(str(data["puzzle_ref"]))
         rating = data.get("rating") or ()
-        return cls(id=str(data["id"]), kind=kind, points=data["points"], hint_penalty=data.get("hint_penalty", 0),
+        return cls(id=str(data["id"]), kind=kind, points=_finite(data["points"], "points"),
+                   hint_penalty=_finite(data.get("hint_penalty", 0), "hint_penalty"),
                    seed=int(data.get("seed", 0)), lesson=str(data.get("lesson", "")),
                    level=str(data.get("level", "")), puzzle=puzzle, title=str(data.get("title", "")),
                    assignment=str(data.get("assignment", "")), number=int(data.get("number", 0)),
@@ -152,6 +155,15 @@ class Item:
         if self.kind == LEVEL:
             return f"{self.lesson}/{self.level}"
         return f"{self.assignment}/{self.id}" if self.pool else f"puzzles/{self.puzzle}"
+
+
+def _finite(value: Any, name: str) -> float:
+    """A number of points: finite, from 0 to 1000 (as the schema says), never a bool or text."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= MAX_POINTS:
+        raise AssignmentFormatError([Problem("<item>", None, name, f"{str(value)[:40]!r} is not a number of points "
+                                             f"from 0 to {MAX_POINTS}")])
+    return value
 
 
 @dataclass(frozen=True)
@@ -315,10 +327,9 @@ def check_warnings(text: str, file: str = "<assignment>", lessons: list[Lesson] 
 def _check(text: str, file: str, lessons: list[Lesson] | None,
            puzzle_ids: set[str] | None) -> tuple[Assignment | None, list[Problem], list[Problem]]:
     chk = _Check(text, file)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        return None, [toml_problem(e, text, file)], []
+    data, problem = parse_toml(text, file)  # within limits: no nan or inf, no huge number, no deep nesting
+    if problem is not None or data is None:
+        return None, [problem or Problem(file, None, "", "not an assignment")], []
     _schema_problems(data, chk)
     by_id = {lesson.id: lesson for lesson in lessons} if lessons is not None else course_lessons()
     if puzzle_ids is None:
@@ -483,12 +494,11 @@ def load_assignment(path: str | Path, lessons: list[Lesson] | None = None,
 
 def load_checked(path: str | Path, lessons: list[Lesson] | None = None,
                  puzzle_ids: set[str] | None = None) -> tuple[Assignment, list[Problem]]:
-    """Read and check one assignment file: the assignment and its warnings."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise AssignmentFormatError([Problem(str(path), None, "", f"not UTF-8 text ({e.reason})")]) from None
+    """Read and check one assignment file: the assignment and its warnings (read within limits: a regular
+    file of at most :data:`~canasta_tutor.tutor.lessons.loader.MAX_CONTENT_BYTES`, UTF-8)."""
+    text, problem = read_content(path)
+    if problem is not None:
+        raise AssignmentFormatError([problem])
     assignment, problems, warnings = _check(text, str(path), lessons, puzzle_ids)
     if problems or assignment is None:
         raise AssignmentFormatError(problems)

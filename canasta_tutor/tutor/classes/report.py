@@ -53,7 +53,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type information
 
-from ..progress import ProgressStoreError, connect_read_only, course_path
+from ...atomicfile import write_atomic
+from ...errors import CanastaError
+from ..progress import STORE_ERRORS, ProgressStoreError, connect_read_only, course_path, store_error
 from .live import COLUMNS, LiveStores, submitted_stores
 from .safe import csv_cell, short
 
@@ -83,6 +85,10 @@ FROM attempt_actions x WHERE x.kind IN ('refused', 'wrong')
 """
 
 
+class UnknownClassError(CanastaError, LookupError):
+    """``class_name`` names no class of the store (a report never makes one)."""
+
+
 class CourseStore:
     """A course's store opened read only: the report reads it and never writes (no file changes)."""
 
@@ -108,16 +114,17 @@ class CourseStore:
         assert self.conn is not None
         try:
             return self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as e:
-            raise ProgressStoreError(f"cannot read the progress store {str(self.path)!r}: {e}") from None
+        except STORE_ERRORS as e:  # SQLite's own cause: damaged, locked...
+            raise store_error(self.path, e) from None
 
     def frame(self, sql: str) -> pd.DataFrame:
         if not self.open():
             return pd.DataFrame()
         try:
             return pd.read_sql_query(sql, self.conn)
-        except (sqlite3.DatabaseError, pd.errors.DatabaseError) as e:
-            raise ProgressStoreError(f"cannot read the progress store {str(self.path)!r}: {e}") from None
+        except (*STORE_ERRORS, pd.errors.DatabaseError) as e:
+            cause = e if isinstance(e, STORE_ERRORS) else e.__cause__ or e.__context__ or e
+            raise store_error(self.path, cause) from None
 
     def stamp(self) -> tuple[Any, ...]:
         if not self.open():
@@ -159,6 +166,10 @@ class ClassReport:
             raise ProgressStoreError(f"no course folder {str(src)!r}")
         self.class_name = class_name
         self.store = CourseStore(path)
+        if class_name is not None and class_name not in self.store.classes():  # a report never makes a class
+            known = ", ".join(self.store.classes()) or "none"
+            self.store.close()
+            raise UnknownClassError(f"no class {class_name!r} in the store {str(path)!r} (classes: {known})")
         self.live = LiveStores(self.course) if self.course is not None else None
         self._version: tuple[Any, ...] | None = None
         self._cache: dict[str, Any] = {}
@@ -469,7 +480,7 @@ class ClassReport:
             c[col] = c[col].map(csv_cell)
         text = c.to_csv(index=False, lineterminator="\n")
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_atomic(path, text)  # the whole file, or the one there before
         return text
 
     def to_html(self, path: str | Path | None = None) -> str:
@@ -479,7 +490,7 @@ class ClassReport:
 
         text = report_page(self)
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_atomic(path, text)  # the whole file, or the one there before
         return text
 
     # ------------------------------------------------------------------ text

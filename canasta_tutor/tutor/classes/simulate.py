@@ -40,6 +40,7 @@ from ...errors import CanastaError
 from ...state import SEATS, State
 from ..lessons.model import Level
 from ..lessons.runner import OPEN, PASSED, LevelRun
+from ...atomicfile import write_atomic
 from ..progress import Attempt, ProgressStore, course_path
 from ..puzzles import Puzzle, load_library
 from ..rating import Rating, solve
@@ -395,7 +396,7 @@ def write_demo(path: Path = DEMO) -> int:
                      "actions": [x for x in a["actions"] if x["kind"] != "reply"]}  # the report reads no replies
                     for a in store.attempts()]
     text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
     return len(rows)
 
 

@@ -7,7 +7,6 @@ reads the file only); ``canasta-tutor lesson check`` runs both.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterable
 
 from ...errors import CanastaError
@@ -22,10 +21,9 @@ class _Lines:
     """Line lookup in a lesson file, read once."""
 
     def __init__(self, file: str) -> None:
-        try:
-            self.text = Path(file).read_text(encoding="utf-8")
-        except OSError:
-            self.text = ""
+        from .loader import read_content
+
+        self.text = read_content(file)[0]
 
     def at(self, path: list[str | int]) -> int | None:
         return locate(self.text, path) if self.text else None

@@ -10,10 +10,10 @@ copies the course into a folder for a learner or a teacher.
 from __future__ import annotations
 
 import re
-import shutil
 from functools import lru_cache
 from pathlib import Path
 
+from ...atomicfile import UnsafePathError, inside, write_atomic
 from ...errors import CanastaError
 
 _PACKAGE = Path(__file__).resolve().parents[2]  # canasta_tutor/
@@ -35,8 +35,12 @@ def course_paths() -> dict[str, Path]:
 
 
 def lesson_files(folder: Path | None = None) -> list[Path]:
-    """The lesson files of a folder (default: the course's), in file-name order."""
+    """The lesson files of a folder (default: the course's), in file-name order; a folder that does
+    not exist is a :class:`CourseError`, never an empty course."""
     folder = folder or course_paths()["lessons"]
+    if not folder.is_dir():
+        what = f"{str(folder)!r} is not a folder" if folder.exists() else f"no folder {str(folder)!r}"
+        raise CourseError(f"{what}: give the folder of the lesson files")
     return sorted(p for p in folder.glob("*.toml") if p.is_file())
 
 
@@ -56,6 +60,9 @@ def copy_course(dest: Path, force: bool = False) -> list[Path]:
 
     ``dest`` may exist only if it is empty, unless ``force`` is given (then
     files of the course overwrite files of the same name; nothing else is removed).
+    Each file is written whole or not at all (:func:`~canasta_tutor.atomicfile.write_atomic`),
+    and never through a symbolic link: a folder below ``dest`` that is a link is refused before
+    anything is written, so the copy stays inside ``dest``.
     """
     paths = course_paths()
     if not paths["lessons"].is_dir():
@@ -65,7 +72,7 @@ def copy_course(dest: Path, force: bool = False) -> list[Path]:
     if dest.is_dir() and any(dest.iterdir()) and not force:
         raise CourseError(f"{str(dest)!r} already exists and is not empty; use --force to overwrite the "
                           "course files in it")
-    written: list[Path] = []
+    plan: list[tuple[Path, Path]] = []
     for name in ("lessons", "notebooks"):
         src = paths[name]
         if not src.is_dir():
@@ -74,10 +81,18 @@ def copy_course(dest: Path, force: bool = False) -> list[Path]:
             rel = f.relative_to(src)
             if not f.is_file() or any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
                 continue
-            target = dest / name / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, target)
-            written.append(target)
+            plan.append((f, dest / name / rel))
+    try:
+        for _, target in plan:  # every folder checked before the first file is written
+            inside(dest, target)
+    except UnsafePathError as e:
+        raise CourseError(str(e)) from None
+    written: list[Path] = []
+    for f, target in plan:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        inside(dest, target)  # (again: a folder made meanwhile)
+        write_atomic(target, f.read_bytes())
+        written.append(target)
     return written
 
 

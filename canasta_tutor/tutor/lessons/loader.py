@@ -1,6 +1,8 @@
 """Read and check lesson files: TOML, then the JSON Schema, then the checks the schema cannot make.
 
-Nothing in a lesson file is evaluated: it is parsed by ``tomllib``, checked
+Nothing in a lesson file is evaluated: it is read within limits (a regular file of at most
+:data:`MAX_CONTENT_BYTES`, UTF-8) and parsed by ``tomllib`` within limits on nesting and numbers
+(:func:`canasta_tutor.textinput.load_toml`), checked
 against ``lesson.schema.json`` with ``jsonschema``, and its predicates,
 actions, positions and rule numbers are checked here.  Every problem names
 the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Problem`).
@@ -28,6 +30,7 @@ from typing import Any, Iterable
 from ...actions import format_action, parse_action
 from ...errors import CanastaError, NotationError
 from ...position import parse_position
+from ...textinput import load_toml, read_file_text
 from .course import known_rules
 from .generate import PLACEHOLDER, placeholders
 from .locate import format_field, locate, value_start_line
@@ -35,6 +38,8 @@ from .model import Lesson, Problem, build_lesson
 from .predicates import RULE_RE, check_expression, mentions, rules_in
 
 SCHEMA_PATH = Path(__file__).with_name("lesson.schema.json")
+#: The largest lesson or assignment file read (the course's largest lesson has about 16,000 bytes).
+MAX_CONTENT_BYTES = 1_000_000
 _TEXT_FIELDS = ("goal", "intro", "conclusion", "title")
 
 
@@ -135,13 +140,36 @@ def toml_problem(err: tomllib.TOMLDecodeError, text: str, file: str) -> Problem:
     return Problem(file, line, "", f"not valid TOML: {msg}")
 
 
+def parse_toml(text: str, file: str) -> tuple[dict[str, Any] | None, Problem | None]:
+    """A content file's TOML within limits (:func:`~canasta_tutor.textinput.load_toml`): the data, or
+    the one problem that stops it being read (shared by every TOML content file)."""
+    try:
+        return load_toml(text, file), None
+    except tomllib.TOMLDecodeError as e:
+        return None, toml_problem(e, text, file)
+    except NotationError as e:
+        return None, Problem(file, e.line, "", e.message)
+
+
+def read_content(path: str | Path) -> tuple[str, Problem | None]:
+    """The text of a content file (a lesson or an assignment) read within limits: a regular file of at
+    most :data:`MAX_CONTENT_BYTES`, UTF-8.  Returns the text, or ``""`` and the problem that stops it
+    being read (naming the file and, for text that is not UTF-8, the line)."""
+    name = str(path)
+    try:
+        return read_file_text(path, MAX_CONTENT_BYTES, name), None
+    except NotationError as e:
+        return "", Problem(name, e.line, "", e.message)
+    except OSError as e:
+        return "", Problem(name, None, "", f"cannot read it: {e.strerror or e}")
+
+
 def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None = None) -> list[Problem]:
     """Every problem of a lesson file's text that can be found without playing it."""
     chk = _Checker(text, file)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        chk.problems.append(toml_problem(e, text, file))
+    data, problem = parse_toml(text, file)
+    if problem is not None or data is None:
+        chk.problems.append(problem or Problem(file, None, "", "not a lesson"))
         return chk.problems
     bad_levels = _schema_problems(data, chk)
     if bad_levels is None:
@@ -360,14 +388,16 @@ def parse_lesson(text: str, file: str = "<lesson>", rules: frozenset[str] | None
     problems = check_text(text, file, rules)
     if problems:
         raise LessonFormatError(problems)
-    data = tomllib.loads(text)
+    data = load_toml(text, file)
     return build_lesson(data, file, _level_lines(text, len(data["level"])))
 
 
 def load_lesson(path: str | Path, rules: frozenset[str] | None = None) -> Lesson:
-    """Read and check one lesson file."""
-    p = Path(path)
-    return parse_lesson(p.read_text(encoding="utf-8"), str(path), rules)
+    """Read and check one lesson file (read within limits: see :func:`read_content`)."""
+    text, problem = read_content(path)
+    if problem is not None:
+        raise LessonFormatError([problem])
+    return parse_lesson(text, str(path), rules)
 
 
 def check_course(lessons: Iterable[Lesson]) -> list[Problem]:
@@ -383,11 +413,9 @@ def check_course(lessons: Iterable[Lesson]) -> list[Problem]:
 
 
 def locate_id(lesson: Lesson) -> int | None:
-    try:
-        return locate(Path(lesson.file).read_text(encoding="utf-8"), ["id"])
-    except OSError:
-        return None
+    text, problem = read_content(lesson.file)
+    return None if problem is not None else locate(text, ["id"])
 
 
 __all__ = ["LessonFormatError", "schema", "check_text", "parse_lesson", "load_lesson", "check_course",
-           "SCHEMA_PATH"]
+           "SCHEMA_PATH", "MAX_CONTENT_BYTES", "parse_toml", "read_content"]

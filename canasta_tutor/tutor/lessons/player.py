@@ -23,6 +23,7 @@ from ...display import state_html
 from ...rulebook import rule as lookup_rule
 from ...cards import parse_kind
 from ...errors import NotationError
+from ..eventlog import REFUSALS_SHOWN
 from ..planning import PRESS_WORDS, press_text
 from ..progress import ProgressStore
 from .clicks import CompositionError, card_ids
@@ -126,6 +127,10 @@ class LessonPlayer:
         self.feedback.append({"action": label or result.text, "accepted": all(r.accepted for r in group),
                               "wrong": any(r.wrong for r in group), "rule": result.rule, "status": result.status,
                               "lines": lines, "replies": [x for r in group for x in r.replies]})
+        # the view keeps every accepted action's answer and the last few refusals (the run's log keeps all)
+        refused = [i for i, f in enumerate(self.feedback) if not f["accepted"]]
+        for i in reversed(refused[:-REFUSALS_SHOWN]):
+            del self.feedback[i]
         if result.status != OPEN:
             self._finish()
         return result

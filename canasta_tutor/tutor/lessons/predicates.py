@@ -44,6 +44,8 @@ class Context:
     #: for each learner discard, whether it was safe as far as the learner could see
     #: (:func:`discard_is_safe` on the learner's observation before it)
     safe_discards: tuple[bool, ...] = ()
+    #: the learner's accepted actions among ``events``, when the caller keeps them (else found in ``events``)
+    learner: tuple[ActionEvent, ...] | None = None
 
     @property
     def seat_no(self) -> int:
@@ -54,6 +56,8 @@ class Context:
         return self.seat_no % 2
 
     def learner_actions(self) -> list[ActionEvent]:
+        if self.learner is not None:
+            return list(self.learner)
         return [e for e in self.events if isinstance(e, ActionEvent) and e.seat == self.seat]
 
 

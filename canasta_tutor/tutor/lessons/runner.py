@@ -228,6 +228,16 @@ WRONG_KIND = "wrong"
 assert WRONG_KIND in ACTION_KINDS
 
 
+@dataclass
+class _LearnerFacts:
+    """What :meth:`LevelRun._learner_facts` has read of an event list so far."""
+
+    events: list[Event]
+    seen: int = 0
+    turns: int = 0
+    actions: list[ActionEvent] = field(default_factory=list)
+
+
 class LevelRun:
     """One attempt at a level, on a :class:`~canasta_tutor.tutor.session.TableSession`.
 
@@ -314,7 +324,7 @@ class LevelRun:
 
     def context(self) -> Context:
         return Context(state=self.state, start=self.start, events=tuple(self.events), seat=self.level.seat,
-                       safe_discards=tuple(self.safe_discards))
+                       safe_discards=tuple(self.safe_discards), learner=tuple(self._learner_facts()[1]))
 
     @property
     def goal(self) -> str:
@@ -526,13 +536,26 @@ class LevelRun:
             self._judge()
 
     def _learner_turns_ended(self) -> int:
-        n = 0
-        for e in self.events:
-            if isinstance(e, ActionEvent) and e.seat == self.level.seat and e.action[:1] == ("discard",):
-                n += 1
-            elif isinstance(e, WentOutEvent) and e.seat == self.level.seat:
-                n += 1
-        return n
+        return self._learner_facts()[0]
+
+    def _learner_facts(self) -> tuple[int, list[ActionEvent]]:
+        """The turns the learner has ended and the learner's accepted actions, from the events.  The
+        events only grow during a run, so each is read once (a thousand refusals cost a thousand
+        looks, not a million); a new or shorter event list is read again from its start."""
+        events = self.events
+        facts: _LearnerFacts | None = getattr(self, "_facts", None)
+        if facts is None or facts.events is not events or facts.seen > len(events):
+            facts = self._facts = _LearnerFacts(events)
+        seat = self.level.seat
+        for e in events[facts.seen:]:
+            if isinstance(e, ActionEvent) and e.seat == seat:
+                facts.actions.append(e)
+                if e.action[:1] == ("discard",):
+                    facts.turns += 1
+            elif isinstance(e, WentOutEvent) and e.seat == seat:
+                facts.turns += 1
+        facts.seen = len(events)
+        return facts.turns, facts.actions
 
     def _judge(self) -> str:
         if self.status != OPEN or self.question is not None:  # a scoring level ends on a right answer
