@@ -37,7 +37,7 @@ False
 >>> t.handle({"intent": "play", "text": "take 9 9 9"})
 'Solved: take 9 9 9 is the answer.'
 >>> t.panel()["exam"]["result"]
-'4. Puzzle 4: solved with 2 hints (2 attempts, replayed): 1 of 5 points'
+'4. Puzzle 4: solved with 3 hints (2 attempts, replayed): 0 of 5 points'
 """
 
 from __future__ import annotations
