@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/hint_latency.py --positions 300 --json
     .venv/bin/python benchmarks/hint_latency.py --samples 48   # another sample count
     .venv/bin/python benchmarks/hint_latency.py --variant six-handed --positions 40
+    .venv/bin/python benchmarks/hint_latency.py --no-plan-check   # without the plan's checks
 
 Wall-clock figures depend on how busy the machine is; the CPU-time figures
 (``cpu_*``, this process only) much less so, since the hint does a fixed amount
@@ -41,8 +42,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--samples", type=int, default=None, help="sampled deals per move (default: the hint's)")
     p.add_argument("--variant", default="classic", help="the variant played (default classic)")
+    p.add_argument("--no-plan-check", action="store_true",
+                   help="time the hint without grading its plan's later steps (the hint before those checks)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.no_plan_check:
+        import canasta_tutor.hint as hint_module
+
+        hint_module._checked_plan = lambda obs, state, plan, seed, samples: plan  # type: ignore[assignment]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     states = sample_positions(args.positions, seed=args.seed, variant=args.variant)
@@ -74,6 +81,7 @@ def main() -> None:
         "cpu_p95_ms": round(qc[94], 1),
         "cores": 1,
         "search": "compiled" if compiled_search(get_variant(args.variant)) else "pure",
+        "plan_check": not args.no_plan_check,
     }
     if args.json:
         print(json.dumps(result))

@@ -213,6 +213,18 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hint_samples_help() -> str:
+    """``hint --samples``'s help, with the budget the default hint really uses (each variant's own; a test
+    holds it to :func:`canasta_tutor.hint.race_budget` and ``DROP_Z``)."""
+    others = ", ".join(f"{v.name} {v.hint_playouts}" for v in VARIANTS.values()
+                       if v.hint_playouts is not None and v is not CLASSIC)
+    return ("sampled deals for every candidate move, each hand played to its end (default: a race of "
+            f"{CLASSIC.hint_playouts} playouts in classic ({others}), each cut off after "
+            f"{CLASSIC.playout_turns} turns and scored by an estimate, in which a move drops out once it trails "
+            "the leader by more than 2.5 standard errors of their paired difference; Samba's by halving, to "
+            "the end of the hand); the same file, samples and seed always give the same hint")
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from .bots import BOT_NAMES, make_state_policy
     from .bots.match import run_match
@@ -295,9 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     h = sub.add_parser("hint", parents=[common], help="the best move for the seat to act, and why")
     h.add_argument("file", metavar="FILE", help="position file, or - for stdin")
     h.add_argument("--samples", type=ranged(int, 1, 100_000), default=None, metavar="N",
-                   help="sampled deals for every candidate move (default: a race of 240 playouts in which the "
-                   "worse half of the moves drops out each round); the same file, samples and seed always "
-                   "give the same hint")
+                   help=_hint_samples_help())
     h.add_argument("--budget", type=ranged(float, 0, 600, low_open=True), default=None, metavar="SECONDS",
                    help="search until this wall-clock time runs out (then the hint depends on the machine)")
     h.add_argument("--seed", type=SEED, default=0, help="seed of the search (default 0)")

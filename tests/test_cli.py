@@ -276,3 +276,17 @@ def test_python_dash_m_missing_action_no_traceback() -> None:
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_hint_help_states_the_budget_the_hint_uses(capsys):
+    """Issue 31: ``hint --help`` once named a budget of 240 playouts the hint no longer used."""
+    from canasta_tutor.hint import DROP_Z, race_budget
+    from canasta_tutor.variants import VARIANTS
+
+    assert main(["hint", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"a race of {race_budget(VARIANTS['classic'])} playouts in classic" in text
+    for v in VARIANTS.values():
+        if v.name != "classic":
+            assert f"{v.name} {race_budget(v)}" in text
+    assert f"{DROP_Z:g} standard errors" in text and "240" not in text

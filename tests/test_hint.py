@@ -122,12 +122,12 @@ melds EW: 5H 5C 5S
 """),
     "P-KEEP-BUILDING": ("add 7", """
 turn: S meld melded
-pile: 4H 6C 8D 9C
-N: AH AD AC AS KH KD QH QD JS JC TS
+pile: 4H 6C 8D 9C QS QC JD TD 5S 6S
+N: AH AD AC AS QH QD JS JC TS 6H 6D
 E: 11
 S: 7H 7D 7C 5S
 W: 11
-melds NS: 8H 8C 8S 8D 8H 8C JK (mixed canasta); 7S 7S 2D; 9S 9D 9H
+melds NS: 8H 8C 8S 8D 8H 8C JK (mixed canasta); 7S 7S 2D; 9S 9D 9H 9S 9H 2S; KH KD KC KS KS 2H
 melds EW: 5H 5C 5D
 melded-before: N
 """),

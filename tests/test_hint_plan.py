@@ -127,9 +127,12 @@ def test_plan_is_legal_and_stops_at_the_end_of_the_known_turn(obs: Observation):
 def test_plan_does_not_go_out_when_the_move_keeps_the_hand_going():
     """The explanation says the move keeps the hand going (could-go-out): the plan does not go out."""
     obs = _obs(NOT_OUT)
-    h = hint(obs, samples=48, seed=0)
-    assert "could-go-out" in {f.id for f in h.facts}
-    assert _play_plan(obs, h.plan).went_out is None
+    for seed in range(4):
+        h = hint(obs, samples=48, seed=seed)
+        # a plan whose later step is graded a mistake is mended, and the mended plan may go out: then the
+        # explanation no longer says that the turn keeps the hand going
+        says_stay = "could-go-out" in {f.id for f in h.facts}
+        assert not (says_stay and _play_plan(obs, h.plan).went_out is not None), (seed, h.plan)
 
 
 def test_a_draw_has_no_plan():

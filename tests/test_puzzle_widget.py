@@ -48,7 +48,9 @@ def test_solve_then_fail_by_clicks_with_the_rating_change(tmp_path):
         assert w.handle({"intent": "theme", "theme": "stop-card"})
         assert "stop-card" in w.trainer.run.puzzle.themes and w.puzzle["status"] == "open"
         assert w.handle({"intent": "draw", "rev": w.view["rev"]}).startswith("Not allowed")
-        assert w.puzzle["correct"] is False and w.puzzle["change"] < 0 and "[R-" in w.puzzle["explanation"]
+        assert w.puzzle["correct"] is False and w.puzzle["status"] == "open" and "[R-" in w.puzzle["explanation"]
+        assert w.handle({"intent": "give_up"}).startswith("Given up")
+        assert w.puzzle["change"] < 0
         assert [a["level"] for a in store.attempts("ada")] == ["c11-show-then-take", w.puzzle["id"]]
         assert repr(w).startswith(f"PuzzleTrainer(puzzle='{w.puzzle['id']}', theme='stop-card', rating=")
         assert w.status().startswith("ada: rating ")

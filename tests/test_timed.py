@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from canasta_tutor.actions import parse_action
+
 from canasta_tutor.tutor.progress import ProgressStore
 from canasta_tutor.tutor.puzzles import library_dir, load_file
 from canasta_tutor.tutor.timed import BONUS, PENALTY, TimedRun
@@ -41,7 +43,8 @@ def solve(s: TimedRun) -> None:
 def wrong(s: TimedRun) -> None:
     p = s.run.puzzle
     bad = [a for a in s.run.state.legal_actions() if a not in p.answers()]
-    v = s.play(bad[0]) if bad else s.play("ask")  # a forced puzzle: an illegal move is the miss
+    # a forced puzzle has no wrong legal move, and an illegal one is refused (the puzzle stays open): give up
+    v = s.play(bad[0]) if bad else s.give_up()
     assert not v.correct
 
 
@@ -80,6 +83,9 @@ def test_a_miss_costs_time_breaks_the_combo_and_goes_on():
     assert (s.score, s.misses, s.combo, s.best_combo) == (1, 1, 0, 1)
     assert s.remaining() == 60.0 - PENALTY and s.run is not first
     s.give_up()  # giving up is a miss too
+    assert s.misses == 2 and s.remaining() == 60.0 - 2 * PENALTY
+    illegal = next(a for a in ("ask", "draw", "discard 3") if s.run.state.explain_for(s.run.seat, parse_action(a)))
+    assert s.play(illegal).status == "open"  # an illegal move is refused (with its rule): no miss, no penalty
     assert s.misses == 2 and s.remaining() == 60.0 - 2 * PENALTY
 
 

@@ -27,11 +27,13 @@ function themeOptions(p) {
 function verdictHTML(p) {
   if (!p.verdict) return `<div class="cp-objective">${esc(p.objective)}</div>`;
   const cls = p.correct ? "cp-right" : "cp-wrong";
+  // words first (the facts and the puzzle's note), then the numbers
   const expl = p.explanation ? `<div class="cp-explanation">${withRuleLinks(p.explanation)}</div>` : "";
+  const figures = p.figures ? `<div class="cp-figures">${withRuleLinks(p.figures)}</div>` : "";
   const sol = p.solution && p.status !== "open" ? `<div class="cp-solution">Answer: <b>${esc(p.solution)}</b></div>` : "";
   const note = p.note && p.correct ? `<div class="cp-note">${esc(p.note)}</div>` : "";
   const themes = p.themes.length ? `<div class="cp-themes">Themes: ${p.themes.map((t) => `<span class="cp-theme-tag" title="${esc(t.text)}">${esc(t.text)}</span>`).join(" ")}</div>` : "";
-  return `<div class="cp-verdict ${cls}" data-correct="${p.correct ? "true" : "false"}" role="status" aria-live="polite"><div class="cp-verdict-text">${withRuleLinks(p.verdict)}</div>${expl}${sol}${note}${themes}</div>`;
+  return `<div class="cp-verdict ${cls}" data-correct="${p.correct ? "true" : "false"}" role="status" aria-live="polite"><div class="cp-verdict-text">${withRuleLinks(p.verdict)}</div>${expl}${figures}${sol}${note}${themes}</div>`;
 }
 
 function ratingHTML(p) {

@@ -240,7 +240,9 @@ function altsTableHTML(h) {
   }
   if (!rows || !rows.length) return "";
   const body = rows.map((r) => `<tr class="${r.best ? "ct-best" : ""}"><td>${r.best ? '<span class="ct-best-mark" title="best">\u2605</span> ' : ""}${withRuleLinks(r.action)}</td><td>${withRuleLinks(r.verdict)}</td><td class="ct-num">${esc(r.value ?? "")}</td></tr>`).join("");
-  return `<table class="ct-alts"><thead><tr><th>Move</th><th>Verdict</th><th>Value</th></tr></thead><tbody>${body}</tbody></table>`;
+  // what the Value column is, from Python (the hint's own words): a caption under the table and the header's title
+  const what = h.value_words ? `<caption class="ct-alts-what">Value: ${esc(h.value_words)}, averaged over sampled deals.</caption>` : "";
+  return `<table class="ct-alts">${what}<thead><tr><th>Move</th><th>Verdict</th><th${h.value_words ? ` title="${esc(h.value_words)}"` : ""}>Value</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function planHTML(h) {
@@ -267,7 +269,10 @@ function coachHTML(v) {
   const c = v.coach;
   if (!c || (!c.on && !c.last)) return "";
   const l = c.last;
-  const body = l ? `<div class="ct-coach-last ct-grade-${esc(String(l.grade).toLowerCase().replace(/[^a-z]+/g, "-"))}"><div><b>${withRuleLinks(l.action)}</b>: <span class="ct-grade">${esc(l.grade)}</span>${l.loss != null && l.loss !== "" ? ` <span class="ct-loss">(${esc(l.loss)})</span>` : ""}</div>${l.best ? `<div class="ct-coach-best">Best: ${withRuleLinks(l.best)}</div>` : ""}${l.text ? `<div class="ct-coach-text">${withRuleLinks(l.text)}</div>` : ""}</div>`
+  // The grade's own sentence says everything (the hint's move it was measured against, the points lost and
+  // what they are); "best" is only ever the hint's own move, so no second "Best:" line can contradict it.
+  const lost = l && l.grade !== "best" && l.loss != null && l.loss !== "" ? ` <span class="ct-loss">(${esc(l.loss)} points lost)</span>` : "";
+  const body = l ? `<div class="ct-coach-last ct-grade-${esc(String(l.grade).toLowerCase().replace(/[^a-z]+/g, "-"))}"><div><b>${withRuleLinks(l.action)}</b>: <span class="ct-grade">${esc(l.grade)}</span>${lost}</div>${l.text ? `<div class="ct-coach-text">${withRuleLinks(l.text)}</div>` : ""}</div>`
     : '<div class="ct-none">Your next move will be graded.</div>';
   return `<div class="ct-panel ct-coach"><h4>Coach</h4>${body}</div>`;
 }

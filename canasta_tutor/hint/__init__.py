@@ -55,13 +55,17 @@ is the rules of thumb's line, not searched.  Its facts are Samba's own where
 the classic ones cannot read numbered melds (:mod:`.detectors`).
 
 :func:`grade` rates any legal action a learner proposes by the value it loses
-against the best one, counting only the part of the loss beyond one standard
+against the hint's own best (the same search with the same seed: one judge, so a
+grade never calls a move best while the hint names another), on the sampled deals
+the hint's search played, counting only the part of the loss beyond one standard
 error of the paired difference (so sampling noise never grades a move down).
-The thresholds (points of expected hand score lost):
+:func:`grade_line` does the same for the whole line one click plays (a meld and its
+additions) against the hint's plan.  The thresholds (points of the hand's expected
+margin lost: the side's score less the other side's, the figure the details show):
 
 =============  ==========================================
-best           the best action, or within 10 points of it
-good           less than 30 points lost
+best           the hint's own move (a line: what its plan leaves)
+good           less than 30 points lost (within 10: as good as the best, but not it)
 inaccuracy     less than 80
 mistake        less than 200
 blunder        200 or more
@@ -107,6 +111,17 @@ facts); steps the rules of thumb would play anyway get no sentence.
 The plan's search has this fixed size whatever the hint's budget (``budget`` or
 ``max_seconds`` bound only the first search), so it repeats exactly.
 
+Then each later step of the chosen line that has a choice is graded (:func:`grade`,
+the hint's seed and samples, from the learner's observation before the step; with the
+default race a race of a quarter of its budget looks first, and only a step that loses
+40 points or more there is graded in full): a step graded a mistake or a blunder is
+replaced by the graded best, and the rest of the
+turn is the rules of thumb's line from there, so a plan never holds a move its own
+grade calls a mistake (``benchmarks/hint_sweep.py`` counts them on the real deals).
+These searches cost a hint with a plan about as much again (figures in
+``benchmarks/README.md``); they are kept (:data:`SEARCH_CACHE`), so the hint the
+learner asks for after playing the plan's first step is already made.
+
 Why lines and not a search at every step: a turn after taking a big pack can
 have six or more steps, and a full search at each would cost several times
 the first search (the p95 latency would pass one second of one core); the
@@ -121,9 +136,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import native
@@ -137,7 +152,7 @@ from ..errors import IllegalActionError
 from ..observer import Observation, observe, observe_compact
 from ..state import State
 from ..variants import Variant
-from .detectors import BAD, GOOD, Fact, move_facts
+from .detectors import BAD, GOOD, Fact, check_claim, move_facts
 from .refusals import Refusal, refusals
 
 Z95 = 1.96  # a 95% interval is 1.96 standard errors either side
@@ -166,7 +181,9 @@ class Alternative:
     gap: float  # best value minus this value
     gap_stderr: float  # standard error of the paired difference
     comparison: str  # "about as good as", "worse than", "much worse than"
-    why: str  # facts that make it worse, or "" when there is nothing to say beyond the comparison
+    why: str  # facts that make it worse, or what the search alone can say (see :func:`_why_worse`)
+    #: the move is a later step of the hint's own plan: the comparison is about the order only
+    in_plan: bool = False
 
     @property
     def uncertainty(self) -> float:
@@ -183,8 +200,20 @@ class Alternative:
         return self.gap <= self.gap_uncertainty
 
     def sentence(self, best_text: str) -> str:
-        """The comparison in words (no figures)."""
-        out = f"{self.text[:1].upper()}{self.text[1:]} is {self.comparison} {best_text}"
+        """The comparison in words: the facts that make the move worse, or, where no detector names one,
+        the search's own figure in points (see :func:`_why_worse`)."""
+        cap = f"{self.text[:1].upper()}{self.text[1:]}"
+        if self.in_plan and self.action[0] == "discard":  # the plan discards it too, at the end of its turn
+            head = f"{cap} at once would end the turn before {best_text}; the plan discards it too, after"
+            if self.comparison == "about as good as":
+                return head + "."
+            return f"{head}: ending the turn now scores about {self.gap:.0f} points less on the same sampled deals."
+        if self.in_plan:  # the plan plays both: what differs is only which comes first
+            if self.comparison == "about as good as":
+                return f"{cap} is in the plan too, after {best_text}; the order makes no difference the search can see."
+            return (f"{cap} is in the plan too, after {best_text}; playing it first scores about {self.gap:.0f} points "
+                    "less on the same sampled deals.")
+        out = f"{cap} is {self.comparison} {best_text}"
         return out + (f": {_lower(self.why)}" if self.why else ".")
 
     def to_dict(self) -> dict[str, Any]:
@@ -215,10 +244,17 @@ class Hint:
     samples: int
     elapsed_ms: float
     estimates: list[Estimate] = field(default_factory=list, repr=False)
-    #: whose points :attr:`value` counts, as :meth:`details` says it (see :func:`_value_words`)
-    value_words: str = "points for your side this hand"
+    #: what :attr:`value` is, as :meth:`details` says it (see :func:`_value_words`)
+    value_words: str = "expected points this hand: your side's score less the other side's"
     #: False when no search ran (a single candidate: a forced move)
     searched: bool = True
+    #: the whole-turn plan as actions (:attr:`plan` is its text, repeats folded)
+    plan_actions: list[tuple] = field(default_factory=list, repr=False)
+    #: what the explanation says a player could do, each checked by the engine (see
+    #: :attr:`~.detectors.Fact.claims`); the sentences that make them are in :attr:`explanation`
+    claims: list[tuple[tuple | None, int, tuple]] = field(default_factory=list, repr=False)
+    #: the sentences (facts' texts) that make :attr:`claims`
+    claimed: list[str] = field(default_factory=list, repr=False)
 
     @property
     def uncertainty(self) -> float | None:
@@ -257,11 +293,12 @@ class Hint:
         """The numbers: the best value and each alternative's paired gap, with 95% intervals."""
         if self.value is None or self.uncertainty is None:
             return "No search: only one move is legal."
-        lines = [f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} {self.value_words} "
-                 f"(95%, {self.samples} sampled deals)"]
+        lines = [f"Each figure is the {self.value_words}, averaged over sampled deals of the hidden cards, "
+                 "± its 95% interval.",
+                 f"{self.best_text}: {self.value:+.0f} ± {self.uncertainty:.0f} ({self.samples} sampled deals)"]
         for a in self.alternatives:
             lines.append(f"{a.text}: {a.value:+.0f} ± {a.uncertainty:.0f}; {a.gap:.0f} ± {a.gap_uncertainty:.0f} "
-                         "behind on the same deals")
+                         "points behind on the same deals")
         return "\n".join(lines)
 
     def text(self) -> str:
@@ -323,24 +360,63 @@ def _nudge(action: tuple, facts: list[Fact], phase: str) -> str:
     return "Look at the whole table." if phase != "draw" else "Look at the pack before you draw."
 
 
+def nudge(obs: Observation, action: tuple) -> str:
+    """The first stage of a hint whose move is ``action`` (no search): where to look, in plain words, from
+    the facts of that move.  The hint's own nudge is this for its best move; a puzzle's trainer asks it for
+    the verified answer."""
+    return _nudge(action, move_facts(obs, action), obs.phase)
+
+
 def _value_words(obs: Observation) -> str:
-    """What a value counts: the side's points less the other side's (classic), less the mean of the
-    other sides' (six-handed), or one's own less the others' mean where each plays alone."""
+    """What a value is: the expected score of the hand for the learner's side less the other side's
+    (classic), less the mean of the other sides' (six-handed), or one's own less the others' mean where
+    each plays alone.  A margin, not a score: it can pass anything one side could score alone.
+
+    >>> from canasta_tutor import Game
+    >>> _value_words(observe(Game().new_initial_state(seed=1), 0))
+    "expected points this hand: your side's score less the other side's"
+    """
     if obs.variant.n_sides == 2:
-        return "points for your side this hand" if obs.partners else "points for you this hand"
+        return ("expected points this hand: your side's score less the other side's" if obs.partners
+                else "expected points this hand: your score less your opponent's")
     if obs.partners:
-        return "points for your side this hand, against the other sides' mean"
-    return "points for you this hand, against the others' mean"
+        return "expected points this hand: your side's score less the mean of the other sides'"
+    return "expected points this hand: your score less the mean of the others'"
 
 
-def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str) -> str:
-    """What makes an alternative worse, from facts: its costs, then what the best has that it lacks."""
+#: What a good fact gives, in a few words, for "it misses what X gives: ..." when the fact was said already.
+GAINS = {
+    "canasta": "the canasta", "samba": "the samba", "goes-out": "going out", "concealed": "going out concealed",
+    "concealed-chance": "the concealed go-out", "one-short": "a meld one card short of a canasta",
+    "safe-discard": "a discard the next player cannot take", "stop-three": "the stop of a black three",
+    "freezes": "freezing the pack", "keeps-pairs": "keeping your pairs against a frozen pack",
+    "pair-needed": "taking the frozen pack with your pair", "stock-empty": "the take the empty stock requires",
+    "initial-minimum": "your initial meld", "pack-size": "the pack", "ask-binds": "asking your partner",
+    "partner-hand": "your partner's say", "answer-points": "the answer your hand calls for",
+    "canastas-needed": "the canastas your side needs", "take-on": "the pack",
+}
+
+
+def _why_worse(alt_facts: list[Fact], best_facts: list[Fact], best_text: str, gap: float,
+               said: bool = True) -> str:
+    """What makes an alternative worse: its costs (bad facts), else what the best has that it lacks (a good
+    fact; in a few words when ``said``, the explanation having told it already, so no sentence is told
+    twice), else, honestly, the search's figure: it prefers the best by ``gap`` points for reasons no
+    detector names."""
     bad = [f.text for f in alt_facts if f.kind == BAD]
     have = {f.id for f in alt_facts}
     lacks = [f for f in best_facts if f.kind == GOOD and f.id not in have]
     parts = bad[:2]
     if not parts and lacks:
-        parts = [f"it misses what {best_text} gives. {lacks[0].text}"]
+        if not said:
+            parts = [f"it misses what {best_text} gives. {lacks[0].text}"]
+        else:
+            gain = GAINS.get(lacks[0].id)
+            parts = [f"it misses what {best_text} gives: {gain}." if gain else
+                     f"it misses the reason given above for {best_text}."]
+    if not parts:
+        parts = [f"no fact the hint can name makes the difference, but the search prefers {best_text} by about "
+                 f"{gap:.0f} points on the same sampled deals."]
     return " ".join(parts)
 
 
@@ -389,12 +465,12 @@ def _explanation(best_text: str, verdict: str, facts: list[Fact], refused: list[
         out += [r.text for r in refused]
         said = {r.rule for r in refused}
         out += [f.text for f in facts if f.kind != BAD and not (f.id in _REPEATS and f.rule in said)]
-        return " ".join(out)
+        return " ".join(dict.fromkeys(out))
     out = [f"{best_text[:1].upper()}{best_text[1:]} is {verdict}."]
     out += [f.text for f in facts]
     out += [PRINCIPLES[p].sentence for p in principles]
     out += [a.sentence(best_text) for a in alts[:2]]
-    return " ".join(out)
+    return " ".join(dict.fromkeys(out))  # no sentence twice
 
 
 # ------------------------------------------------------------- search
@@ -446,6 +522,36 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     as the best)."""
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
+    key = _search_key(obs, (samples, seed, wide, extra, playouts)) if max_seconds is None else None
+    if key is not None and key in _SEARCHES:
+        _SEARCHES.move_to_end(key)
+        return state_from_observation(obs), [replace(e) for e in _SEARCHES[key]]
+    state, est = _analyse(obs, samples, seed, max_seconds, wide, extra, playouts)
+    if key is not None:
+        _SEARCHES[key] = [replace(e) for e in est]
+        while len(_SEARCHES) > SEARCH_CACHE:
+            _SEARCHES.popitem(last=False)
+    return state, est
+
+
+#: how many searches :func:`analyse` keeps (least recently used first out): the plan's checks search the
+#: positions the learner's next hints will ask about, and the coach the one its hint searched
+SEARCH_CACHE = 64
+_SEARCHES: OrderedDict[tuple, list[Estimate]] = OrderedDict()
+
+
+def _search_key(obs: Observation, args: tuple) -> tuple | None:
+    """What a search's result depends on: the seat's whole view (its position text and the public history),
+    the variant and rules, and the search's arguments; None for a compact observation (no text)."""
+    try:
+        text = obs.position_text
+    except AttributeError:
+        return None
+    return (text, obs.history, obs.variant.name, repr(obs.options), obs.seat, obs.legal_actions, args)
+
+
+def _analyse(obs: Observation, samples: int | None, seed: int, max_seconds: float | None, wide: bool,
+             extra: tuple | None, playouts: int | None) -> tuple[State, list[Estimate]]:
     state = state_from_observation(obs)
     cands = candidate_actions(state, obs.seat, wide=wide)
     if extra is not None and extra not in cands:
@@ -594,34 +700,41 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     return [best, *_gated(est, lines[0])], usual
 
 
-def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]) -> list[str]:
+def _plan_sentences(obs: Observation, plan: list[tuple], usual: list[tuple]
+                    ) -> tuple[list[str], list[tuple[tuple, tuple[tuple | None, int, tuple], str]]]:
     """What the plan's own steps do (those the rules of thumb would not play this turn), where
     the detectors find it (a canasta completed, going out, a safer discard...): one sentence per
-    run of equal steps, each step's facts read from the learner's observation before it."""
+    run of equal steps, each step's facts read from the learner's observation before it.  With the
+    claims those sentences make, each with the plan's steps before it (see :attr:`Hint.claims`)."""
     left = Counter(usual)
     state = state_from_observation(obs)
     state.apply_unchecked(plan[0])
     out: list[str] = []
+    claims: list[tuple[tuple, tuple[tuple | None, int, tuple], str]] = []
     i = 1
     while i < len(plan):
         j = i
-        facts: dict[str, str] = {}
+        facts: dict[str, Fact] = {}
+        at: dict[str, tuple] = {}
         own = False
         while j < len(plan) and plan[j] == plan[i]:
             if left[plan[j]]:
                 left[plan[j]] -= 1
             else:
                 own = True
-            facts.update((f.id, f.text) for f in move_facts(observe(state, obs.seat), plan[j]) if f.kind == GOOD)
+            for f in move_facts(observe(state, obs.seat), plan[j]):
+                if f.kind == GOOD:
+                    facts[f.id], at[f.id] = f, tuple(plan[:j])
             state.apply_unchecked(plan[j])
             j += 1
         if "canasta" in facts:  # the run ends in a canasta: "one short" was only on the way
             facts.pop("one-short", None)
         if own and facts:
             step = format_action(plan[i]) + (f" (x{j - i})" if j - i > 1 else "")
-            out.append(f"After {format_action(plan[0])}, {step}: {_lower(' '.join(facts.values()))}")
+            out.append(f"After {format_action(plan[0])}, {step}: {_lower(' '.join(f.text for f in facts.values()))}")
+            claims += [(at[k], c, f.text) for k, f in facts.items() for c in f.claims]
         i = j
-    return out
+    return out, claims
 
 
 def _plan(state: State, seat: int, best: tuple, seed: int, samples: int | None = None,
@@ -652,7 +765,10 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     the result depends on the machine); ``budget`` searches for that many seconds with no
     sample limit unless ``samples`` is given.  ``iterations`` is the old name of ``samples``.
     The whole-turn plan (see the module docstring) plays out each of its lines on ``samples``
-    sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out.
+    sampled deals when given (at least ``PLAN_MIN_SAMPLES``), else ``PLAN_PLAYOUTS`` shared out;
+    then each of its later steps is graded (:func:`grade`, the same seed and samples) where it
+    has a choice, and a step graded a mistake or worse is replaced by the graded best (the plan
+    goes on from there as the rules of thumb play it, or stops before a draw or an ask).
     """
     start = time.perf_counter()
     samples = samples if samples is not None else iterations
@@ -665,24 +781,39 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     facts = move_facts(obs, best.action, state)
     forced = len(obs.legal_actions) == 1
     refused = refusals(state, list(obs.legal_actions)) if forced else []
+    principles = [] if forced else _principles(facts)
+    stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
+    plan, usual = _plan_actions(state, obs.seat, best.action, seed, samples, stay_in)
+    plan = _checked_plan(obs, state, plan, seed, samples)
+    if stay_in and len(plan) > 1 and _played(state, plan).went_out is not None:
+        # a later step of the turn was graded a mistake and the graded best goes out: the plan goes out, so
+        # the explanation must not say that this turn keeps the hand going
+        facts = [f for f in facts if f.id != "could-go-out"]
+        principles = [] if forced else _principles(facts)
+    later = set(plan[1:])
     alts: list[Alternative] = []
+    said_facts: list[Fact] = list(facts)
     for e in est[1:4]:
         gap = e.gap
         alt_facts = move_facts(obs, e.action, state)
         gap_stderr = _few_deals(e.diff_stderr, min(e.samples, best.samples)) if obs.variant.sequences else e.diff_stderr
         comparison = _comparison(gap, gap_stderr)
-        why = "" if comparison == "about as good as" else _why_worse(alt_facts, facts, best_text)
+        in_plan = e.action in later
+        why = "" if comparison == "about as good as" or in_plan else _why_worse(alt_facts, facts, best_text, gap)
+        said_facts += [f for f in alt_facts if f.kind == BAD]
         # a move the race dropped early was played on fewer deals: its value is read as the best's
         # less the paired gap, so that value and gap tell the same story
         value = e.mean if e.samples == best.samples else best.mean - gap
         alts.append(Alternative(e.action, format_action(e.action), value, e.stderr, gap, gap_stderr,
-                                comparison, why))
-    principles = [] if forced else _principles(facts)
-    stay_in = any(f.id == "could-go-out" for f in facts)  # the explanation says this move does not go out
+                                comparison, why, in_plan))
     verdict = _verdict(alts) if not forced else ONLY
-    plan, usual = _plan_actions(state, obs.seat, best.action, seed, samples, stay_in)
     explanation = _explanation(best_text, verdict, facts, refused, alts, principles)
-    explanation = " ".join([explanation, *_plan_sentences(obs, plan, usual)])
+    steps, step_claims = _plan_sentences(obs, plan, usual)
+    explanation = " ".join([explanation, *steps])
+    claimed = [f for f in said_facts if f.claims and f.text[1:] in explanation]
+    claims = [c for f in claimed for c in f.claims]
+    claims += [c for prefix, c, _ in step_claims if not prefix]
+    claims += [_prefixed(prefix, c) for prefix, c, _ in step_claims if prefix]
     return Hint(
         seat=obs.seat, best=best.action, best_text=best_text, verdict=verdict,
         value=None if forced else best.mean, stderr=None if forced else best.stderr,
@@ -690,8 +821,75 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
         refusals=refused, alternatives=alts,
         principles=principles, rules=_rules(facts, refused), nudge=_nudge(best.action, facts, obs.phase),
         explanation=explanation, samples=best.samples, elapsed_ms=(time.perf_counter() - start) * 1000, estimates=est,
-        value_words=_value_words(obs), searched=best.samples > 0,
+        value_words=_value_words(obs), searched=best.samples > 0, plan_actions=list(plan),
+        claims=list(dict.fromkeys(claims)),
+        claimed=list(dict.fromkeys([f.text for f in claimed] + [t for _, _, t in step_claims])),
     )
+
+
+#: the plan's first look at a step: a race of this share of the hint's budget; only a step that loses at least
+#: ``SCREEN_LOSS`` points there is graded in full (a mistake loses 80 or more)
+SCREEN_SHARE, SCREEN_LOSS = 4, 40.0
+
+
+def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
+    """The grade of a later step of the plan, or None where a first look finds it no mistake: with the
+    default race, a race of a quarter of its budget looks first, and only a step that loses ``SCREEN_LOSS``
+    points or more there (half a mistake's) is graded in full, by :func:`grade` itself; with ``samples``,
+    :func:`grade` at once.  So the plan costs little more where its steps are plainly sound."""
+    if samples is None and not obs.variant.sequences:
+        first = grade(obs, action, seed=seed, playouts=max(1, race_budget(obs.variant) // SCREEN_SHARE))
+        if first.loss < SCREEN_LOSS:
+            return None
+    return grade(obs, action, seed=seed, samples=samples)
+
+
+def _prefixed(prefix: tuple, claim: tuple[tuple | None, int, tuple]) -> tuple[tuple | None, int, tuple]:
+    """A claim made after the plan's steps ``prefix``, as a claim on the hint's own position: the steps
+    and the claim's move in one move tuple ``("line", steps...)`` (see :func:`check_hint_claim`)."""
+    move, seat, action = claim
+    return (("line", *prefix, *(() if move is None else (move,))), seat, action)
+
+
+def check_hint_claim(state: State, claim: tuple[tuple | None, int, tuple]) -> str | None:
+    """:func:`~.detectors.check_claim` for a claim of :attr:`Hint.claims` on ``state`` (the hint's position,
+    say the real deal): a claim made after some of the plan's steps names them as ``("line", steps...)``;
+    each step must be legal, and then what the claim says.  None when the engine allows it, else why not."""
+    move, seat, action = claim
+    if move is None or move[0] != "line":
+        return check_claim(state, claim)
+    s = state.copy()
+    for a in move[1:-1]:
+        err = s.explain(a)
+        if err is not None:
+            return f"[{err.rule}] {err.reason}"
+        s.apply_unchecked(a)
+    return check_claim(s, (move[-1] if len(move) > 1 else None, seat, action))
+
+
+def _checked_plan(obs: Observation, state: State, plan: list[tuple], seed: int, samples: int | None) -> list[tuple]:
+    """The plan with no later step that :func:`grade` calls a mistake or worse: each step with a choice is
+    graded from the learner's observation before it (the same seed and samples as the hint); a step graded a
+    mistake or a blunder is replaced by the graded best, and the rest of the turn is the rules of thumb's
+    line from there (or nothing, after a discard; the plan stops before a draw or an ask)."""
+    steps = list(plan)
+    s = _played(state, steps[:1])
+    i = 1
+    while i < len(steps):
+        a = steps[i]
+        o = observe(s, obs.seat)
+        if len(o.legal_actions) > 1 and a in o.legal_actions:
+            g = _step_grade(o, a, seed, samples)
+            if g is not None and g.grade in ("mistake", "blunder"):
+                if g.best[0] in _STOPS:
+                    return steps[:i]
+                after = _played(s, [g.best])
+                rest = _line(after, obs.seat, "usual") if g.best[0] in _CONTINUES else []
+                steps = steps[:i] + [g.best, *rest]
+                a = g.best
+        s.apply_unchecked(a)
+        i += 1
+    return steps
 
 
 def explain_move(obs: Observation, action: tuple) -> list[str]:
@@ -732,21 +930,44 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
     best_text = format_action(best)
     comparison = _comparison(gap, gap_stderr)
     why = "" if comparison == "about as good as" else _why_worse(move_facts(obs, action, state),
-                                                                 move_facts(obs, best, state), best_text)
+                                                                 move_facts(obs, best, state), best_text, gap,
+                                                                 said=False)
     return Alternative(action, format_action(action), mine.mean, mine.stderr, gap, gap_stderr, comparison, why)
 
 
 # ------------------------------------------------------------- grades
 @dataclass
 class Grade:
+    """A learner's move (or the whole line one click played, :attr:`line`) against the hint's best.
+
+    ``loss`` is in points of the hand's expected margin (the figure the hint's details show), counted only
+    beyond one standard error of the paired difference; ``best`` is the hint's own best move and
+    ``reference`` the hint's line it was measured against; ``deals`` the sampled deals both were played on
+    (0: no search was needed)."""
+
     action: tuple
     grade: str
     loss: float
     best: tuple
+    line: tuple[tuple, ...] = ()
+    reference: tuple[tuple, ...] = ()
+    deals: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": format_action(self.action), "grade": self.grade, "loss": round(self.loss, 1),
                 "best": format_action(self.best)}
+
+    def text(self) -> str:
+        """What the grade means, with what its figure is; never "best" for a move other than the hint's."""
+        ref = "; ".join(format_action(a) for a in (self.reference or (self.best,)))
+        if self.grade == "best":
+            same = tuple(self.line) == tuple(self.reference) or not self.line
+            return "The hint's own move." if same else f"The same as the hint's {ref}, in another order."
+        on = f"on the same {self.deals} sampled deals" if self.deals else "on the same sampled deals"
+        if self.loss < 0.5:
+            return f"The hint plays {ref}; {on} the search finds no difference beyond its noise."
+        return (f"The hint plays {ref}; {on} yours scores about {self.loss:.0f} points less (points of the hand's "
+                "expected score, your side's less theirs, beyond the search's noise).")
 
 
 def grade_loss(loss: float) -> str:
@@ -761,21 +982,130 @@ def grade_loss(loss: float) -> str:
     return "blunder"
 
 
+def _not_best(loss: float) -> str:
+    """The grade of a move that is not the hint's best: "best" is the hint's move alone, so a move within
+    ``GRADES``' first step of it is "good"."""
+    g = grade_loss(loss)
+    return "good" if g == "best" else g
+
+
+def _paired(obs: Observation, state: State, lines: list[tuple[tuple, ...]], n: int, seed: int,
+            samples: int | None) -> tuple[float, float]:
+    """The mean and standard error of the first line's value less the second's, both played on the same
+    ``n`` sampled deals as the hint's search with ``seed`` (the race's cut-off playouts with coupled draws, or
+    whole hands when ``samples`` is asked, as :func:`analyse` plays them)."""
+    engine, start = _searcher(obs, state)
+    turns = obs.variant.playout_turns if samples is None else None
+    values = engine.sample_line_values(start, obs.seat, lines, n, seed, None, turns)
+    diffs = [x - y for x, y in zip(values[0], values[1], strict=True)]
+    if not diffs:
+        return 0.0, 0.0
+    m = sum(diffs) / len(diffs)
+    se = math.sqrt(sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs)) if len(diffs) > 1 else 0.0
+    return m, se
+
+
+def _deals(best: Estimate, samples: int | None, variant: Variant, playouts: int | None = None) -> int:
+    """Deals for a paired comparison with the hint's best: ``samples`` when asked; else as many as two moves
+    would be played on with the whole race's budget (so a move the race dropped early is measured as
+    precisely as the budget allows: on a few deals the loss beyond one standard error would go easy on a
+    clear mistake), and never fewer than the best was played on.  A first look (``playouts`` given, the
+    plan's screen) settles for the best's deals, at least ``MIN_SAMPLES`` (Samba: ``SAMBA_SAMPLES``)."""
+    if samples is not None:
+        return samples
+    least = SAMBA_SAMPLES if variant.sequences else MIN_SAMPLES
+    if playouts is not None:
+        return max(best.samples, least)
+    return max(best.samples, race_budget(variant) // 2, least)
+
+
 def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = None,
-          iterations: int | None = None) -> Grade:
-    """Grade a learner's action against the best, by the value it loses (deterministic for a seed).
-    ``iterations`` is the old name of ``samples``."""
+          iterations: int | None = None, playouts: int | None = None) -> Grade:
+    """Grade a learner's action against the hint's best, by the value it loses (deterministic for a seed).
+
+    One judge: the best is the hint's own (the same search, :func:`analyse`, with the same seed and
+    samples), so a grade never calls a move best while the hint names another.  The loss is the paired
+    difference beyond one standard error on the hint's sampled deals: read from the search when the move was
+    played on as many as :func:`_deals` asks, else from the two moves played again on that many deals, the
+    first of them the deals the hint's search played.  ``iterations`` is the old name of ``samples``;
+    ``playouts`` a smaller race than the hint's (the plan's first look, :func:`_checked_plan`)."""
     samples = samples if samples is not None else iterations
     if obs.actor == obs.seat and action not in obs.legal_actions:
         raise IllegalActionError("R-TURN-2", f"{format_action(action)!r} is not legal here", action)
-    _, est = analyse(obs, samples, seed, None, extra=action)
+    state, est = analyse(obs, samples, seed, None, playouts=playouts)
     best = est[0]
-    mine = next(e for e in est if e.action == action)
-    # the loss counts only beyond one standard error of the paired difference, so that
-    # sampling noise never grades a move down
-    loss = max(0.0, mine.gap - mine.diff_stderr)
-    return Grade(action, "best" if mine is best else grade_loss(loss), loss, best.action)
+    if action == best.action:
+        return Grade(action, "best", 0.0, best.action, (action,), (best.action,), best.samples)
+    mine = next((e for e in est if e.action == action), None)
+    n = _deals(best, samples, obs.variant, playouts)
+    if mine is not None and mine.samples == best.samples and best.samples >= n:
+        gap, se = mine.gap, mine.diff_stderr
+    else:
+        gap, se = _paired(obs, state, [(best.action,), (action,)], n, seed, samples)
+    loss = max(0.0, gap - se)  # sampling noise never grades a move down
+    return Grade(action, _not_best(loss), loss, best.action, (action,), (best.action,), n)
 
 
-__all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_loss", "explain_move",
-           "analyse", "race_budget", "samples_for", "compare"]
+def _outcome(state: State, seat: int) -> tuple:
+    """What a line leaves that matters for comparing lines: the seat's hand by kind, its side's melds (natural
+    and wild cards by kind), the pile's size, the phase, who acts and who went out."""
+    from ..cards import CARD_KIND
+
+    side = state.sides[seat]
+    melds = sorted((k, len(m[0]), tuple(sorted(CARD_KIND[c] for c in m[1])))
+                   for k, m in state.melds[side].items()) if isinstance(state.melds[side], dict) else repr(
+        state.melds[side])
+    return (tuple(len(k) for k in state.hands[seat]), repr(melds), len(state.pile), state.phase, state.actor,
+            state.went_out)
+
+
+def _turn_ends(state: State, seat: int) -> bool:
+    return state.actor != seat or state.phase not in ("draw", "meld")
+
+
+def grade_line(obs: Observation, line: Sequence[tuple], seed: int = 0, samples: int | None = None,
+               budget: float | None = None, the_hint: Hint | None = None) -> Grade:
+    """Grade the whole line one click played (say the selection 4♠ 4♥ 4♥ 4♣ JK melded: a meld and two
+    additions) against the hint's own line, on the hint's sampled deals: the coach's grade.
+
+    ``the_hint`` is the hint the learner saw for ``obs`` (else it is computed with the same ``seed``,
+    ``samples`` and ``budget``, and is the same).  A line that leaves what some first steps of the hint's plan
+    leave (the same hand, melds and turn, in any order) is "best".  Else the line and the hint's plan (the
+    whole plan when the line ends the turn, else as many of its steps as the line has) are played on the same
+    sampled deals as the hint's search (its seed; as many deals as its best was played on, at least
+    ``MIN_SAMPLES``) and the loss is their paired difference beyond one standard error; a move other than the
+    hint's is never "best"."""
+    line = tuple(tuple(a) for a in line)
+    if not line:
+        raise ValueError("grade_line needs at least one action")
+    h = the_hint if the_hint is not None else hint(obs, samples=samples, seed=seed, budget=budget)
+    state = state_from_observation(obs)
+    plan = tuple(h.plan_actions or [h.best])
+    err = _line_error(state, line)
+    if err is not None:
+        raise err
+    mine = _played(state, line)
+    end = _outcome(mine, obs.seat)
+    for k in range(1, len(plan) + 1):
+        if _outcome(_played(state, plan[:k]), obs.seat) == end:
+            return Grade(line[0], "best", 0.0, h.best, line, plan[:k], 0)
+    ref = plan if _turn_ends(mine, obs.seat) else plan[:max(1, min(len(line), len(plan)))]
+    best_est = h.estimates[0] if h.estimates else Estimate(h.best, 0.0, 0.0, h.samples)
+    n = _deals(best_est, samples, obs.variant)
+    gap, se = _paired(obs, state, [ref, line], n, seed, samples)
+    loss = max(0.0, gap - se)
+    return Grade(line[0], _not_best(loss), loss, h.best, line, ref, n)
+
+
+def _line_error(state: State, line: Sequence[tuple]) -> IllegalActionError | None:
+    s = state.copy()
+    for a in line:
+        err = s.explain(a)
+        if err is not None:
+            return err
+        s.apply_unchecked(a)
+    return None
+
+
+__all__ = ["Hint", "Alternative", "Grade", "Fact", "Refusal", "hint", "grade", "grade_line", "grade_loss",
+           "explain_move", "analyse", "race_budget", "samples_for", "compare", "check_hint_claim", "nudge"]

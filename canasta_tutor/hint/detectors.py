@@ -11,6 +11,14 @@ attached only when the move agrees with it (a move that goes out never cites
 Facts are good (a reason for the move), bad (a cost of the move) or neutral (a
 fact of the position worth knowing whatever is played).
 
+A sentence that says what a player *could do* (take the pack, add to a meld, go
+out) is said only when the engine allows that move: the detector plays the
+learner's move on its copy of the position and asks the engine
+(:func:`check_claim`), and the fact carries the claim (:attr:`Fact.claims`) so
+that anyone may check it again on the real deal.  A discard onto an opponent's
+meld with a one-card pile against a one-card hand (R-PACK-7) is not said to
+feed them.
+
 Samba's melds are numbered and a side may hold sequences and several sets of
 one rank, so the detectors read them through helpers that know both kinds of
 table (the ranks a side has sets of, its canastas); Samba has detectors of its
@@ -77,6 +85,10 @@ class Fact:
     rule: str | None = None
     principle: str | None = None  # cited only because the move agrees with it
     also: str | None = None  # a second principle the move agrees with
+    #: what the sentence says a player could do, each ``(move, seat, action)``: after the learner's ``move``
+    #: (None: now), the engine lets ``seat`` play ``action`` (``("go_out",)``: go out this turn); see
+    #: :func:`check_claim`
+    claims: tuple[tuple[tuple | None, int, tuple], ...] = ()
 
     @property
     def principles(self) -> list[str]:
@@ -226,6 +238,47 @@ def _sequence_cards(o: Observation, side: int) -> list[int]:
 def _take_rule(o: Observation) -> str:
     """The rule on taking the pile with a pair: R-PACK-4, or Samba's own R-SAMBA-6."""
     return "R-SAMBA-6" if _samba(o) else "R-PACK-4"
+
+
+def check_claim(state: State, claim: tuple[tuple | None, int, tuple]) -> str | None:
+    """None when the engine allows what ``claim`` says a player could do on ``state`` (see
+    :attr:`Fact.claims`), else the engine's refusal as ``"[rule] reason"``."""
+    move, seat, action = claim
+    s = state
+    if move is not None:
+        err = state.explain(move)
+        if err is not None:
+            return f"[{err.rule}] {err.reason}"
+        s = state.copy()
+        s.apply_unchecked(move)
+    err = s.explain_go_out(seat) if action == ("go_out",) else s.explain_for(seat, action)
+    return None if err is None else f"[{err.rule}] {err.reason}"
+
+
+def _take_claim(c: Context, kind: int, seat: int, naturals: int = 0,
+                card: str | None = None) -> tuple[tuple | None, int, tuple] | None:
+    """The claim that after the learner discards ``kind``, ``seat`` may take the pack with it on top (onto
+    their meld, or with ``naturals`` of its rank from the hand), when the engine allows it; else None.  In
+    Samba the top card goes onto a meld by number (R-SAMBA-6): any such take the engine lists will do, with
+    ``card`` (a code) the one discarded (the engine lays a kind's last card)."""
+    move = ("discard", kind)
+    if _samba(c.obs):
+        s = c.state.copy()
+        if s.explain(move) is not None:
+            return None
+        if card is not None:
+            own = s.hands[c.seat][kind]
+            pick = next((x for x in own if format_card(x) == card), None)
+            if pick is not None:
+                own.remove(pick)
+                own.append(pick)
+        s.apply_unchecked(move)
+        if s.actor != seat:
+            return None
+        takes = [a for a in s.legal_actions() if a[0] == "takeon" or (a[0] == "take" and naturals)]
+        return (move, seat, takes[0]) if takes else None
+    claim = (move, seat, ("take", kind, naturals, 0, 0))
+    return claim if check_claim(c.state, claim) is None else None
 
 
 # --------------------------------------------------------------- the pack
@@ -408,9 +461,12 @@ def could_go_out(c: Context) -> Fact | None:
     melds = o.meld_summary[c.side]
     if not melds or not can_go_out_for(o.variant, list(o.hand_counts), melds, o.options):
         return None
+    claim = (None, c.seat, ("go_out",))
+    if check_claim(c.state, claim) is not None:  # the engine's own check of going out (R-OUT-1, R-ASK-3...)
+        return None
     principle = "P-KEEP-BUILDING" if _keep_building_sensible(c) else None
     return Fact("could-go-out", "You could go out this turn; this move keeps the hand going instead.",
-                NEUTRAL, None, principle)
+                NEUTRAL, None, principle, claims=(claim,))
 
 
 def _keep_building_sensible(c: Context) -> bool:
@@ -474,10 +530,13 @@ def concealed_chance(c: Context) -> Fact | None:
         return None  # no bonus for going out concealed (Italian Canasta, R-ITAL-9)
     if not can_go_out_for(o.variant, list(o.hand_counts), {}, o.options):
         return None
+    claim = (None, c.seat, ("go_out",))
+    if check_claim(c.state, claim) is not None:  # the engine's own check of going out
+        return None
     agrees = c.verb in ("meld", "add")
     return Fact("concealed-chance", "Your whole hand can go down this turn with a canasta, and you have not melded "
                 "before: going out concealed earns 100 for going out and 100 more (R-CONC-1, R-CONC-3).",
-                GOOD if agrees else NEUTRAL, "R-CONC-3", "P-CONCEALED" if agrees else None)
+                GOOD if agrees else NEUTRAL, "R-CONC-3", "P-CONCEALED" if agrees else None, claims=(claim,))
 
 
 # ------------------------------------------------------ melds
@@ -540,10 +599,13 @@ def feeds_next(c: Context) -> Fact | None:
     if k >= DEUCE or not _pack_open_to(o, nxt):
         return None
     taken = plural(o.pile_size + 1, "card")
+    claim = _take_claim(c, k, nxt)
+    if claim is None:  # the engine would not let them take it (say R-PACK-7: one card in hand, a pile of one)
+        return None
     if k in _set_ranks(o, o.variant.sides[nxt], True):
         rule = "R-SAMBA-6" if _samba(o) else "R-PACK-2"
         return Fact("feeds-next", f"This discard matches {_their(o, nxt)} {KIND_NAMES[k]}: {seat_word(o, nxt)} "
-                    f"could add it to their meld and take {taken} ({rule}).", BAD, rule)
+                    f"could add it to their meld and take {taken} ({rule}).", BAD, rule, claims=(claim,))
     feeding = _sequence_feeds(o, nxt, k)  # every card of the rank held extends one of their sequences
     if not feeding:
         return None
@@ -553,7 +615,7 @@ def feeds_next(c: Context) -> Fact | None:
     else:
         what = f"Each {KIND_SINGULAR[k]} you hold extends one of {_their(o, nxt)} sequences"
     return Fact("feeds-next", f"{what}: {seat_word(o, nxt)} could add it and take {taken} (R-SAMBA-6).", BAD,
-                "R-SAMBA-6")
+                "R-SAMBA-6", claims=(claim,))
 
 
 def _feeding_cards(o: Observation, seat: int, k: int) -> tuple[list[str], list[str]]:
@@ -595,10 +657,13 @@ def suit_choice(c: Context) -> Fact | None:
     if not feeding or not other:
         return None
     o, nxt = c.obs, c.next_seat
+    claim = _take_claim(c, c.action[1], nxt, card=feeding[0])
+    if claim is None:
+        return None
     safe, risky = (format_card(_card_id(x), glyphs=True) for x in (other[0], feeding[0]))
     return Fact("suit-choice", f"Discard the {safe}, not the {risky}: the {risky} would extend {_their(o, nxt)} "
                 f"sequence of {SUIT_NAMES[SUIT_CHARS.index(feeding[0][1])]}, and {seat_word(o, nxt)} could add it "
-                f"and take {plural(o.pile_size + 1, 'card')} (R-SAMBA-6).", NEUTRAL, "R-SAMBA-6")
+                f"and take {plural(o.pile_size + 1, 'card')} (R-SAMBA-6).", NEUTRAL, "R-SAMBA-6", claims=(claim,))
 
 
 def next_holds_pair(c: Context) -> Fact | None:
@@ -609,9 +674,12 @@ def next_holds_pair(c: Context) -> Fact | None:
     nxt = c.next_seat
     if k >= DEUCE or o.known[nxt][k] < 2:
         return None
+    claim = _take_claim(c, k, nxt, naturals=2)
+    if claim is None:
+        return None
     return Fact("next-holds-pair", f"{seat_word(o, nxt)} took {KIND_NAMES[k]} with a pack and still holds "
                 f"{_count(o.known[nxt][k], k)}: they could take {plural(o.pile_size + 1, 'card')} with this one.", BAD,
-                _take_rule(o))
+                _take_rule(o), claims=(claim,))
 
 
 def safe_discard(c: Context) -> Fact | None:
@@ -624,11 +692,14 @@ def safe_discard(c: Context) -> Fact | None:
     if k >= DEUCE or feeds_next(c) or next_holds_pair(c):
         return None
     theirs = _set_ranks(o, o.variant.sides[nxt], True)
-    dangerous = [a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE and _pack_open_to(o, nxt)
-                 and (a[1] in theirs or _sequence_feeds(o, nxt, a[1]))]
-    if not dangerous:
+    risky = sorted({a[1] for a in o.legal_actions if a[0] == "discard" and a[1] < DEUCE and _pack_open_to(o, nxt)
+                    and (a[1] in theirs or _sequence_feeds(o, nxt, a[1]))})
+    found = [(x, _take_claim(c, x, nxt)) for x in risky[:4]]
+    takeable = [(x, cl) for x, cl in found if cl is not None][:2]
+    if not takeable:  # no other discard the engine would let them take: nothing to be safe from
         return None
-    first, *more = sorted(set(dangerous))[:2]
+    claims = [cl for _, cl in takeable]
+    first, *more = [x for x, _ in takeable]
     names = " or ".join([a_kind(first)] + [KIND_SINGULAR[x] for x in more])
     who = "The opponents have" if o.partners else f"{seat_word(o, nxt)} has"
     if _samba(o):
@@ -637,10 +708,10 @@ def safe_discard(c: Context) -> Fact | None:
             return None  # a finished set of this rank, or a sequence this rank may extend: not safe to say
         return Fact("safe-discard", f"{who} no set of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add this "
                     f"{KIND_SINGULAR[k]} to one; {names} would let them take the pack (R-SAMBA-6).", GOOD,
-                    "R-SAMBA-6", "P-SAFE-DISCARD")
+                    "R-SAMBA-6", "P-SAFE-DISCARD", claims=tuple(claims))
     return Fact("safe-discard", f"{who} no meld of {KIND_NAMES[k]}, so {seat_word(o, nxt)} cannot add "
                 f"this {KIND_SINGULAR[k]} to one; {names} would let them take the pack.", GOOD, None,
-                "P-SAFE-DISCARD")
+                "P-SAFE-DISCARD", claims=tuple(claims))
 
 
 def stop_three(c: Context) -> Fact | None:
@@ -910,5 +981,5 @@ def move_facts(obs: Observation, action: tuple, state: State | None = None) -> l
     return out
 
 
-__all__ = ["Fact", "Context", "DETECTORS", "move_facts", "context", "SEAT_NAMES"] + [
+__all__ = ["Fact", "Context", "DETECTORS", "move_facts", "context", "check_claim", "SEAT_NAMES"] + [
     d.__name__ for d in DETECTORS]

@@ -3,8 +3,9 @@
 :func:`compute_hint` runs the hint bot (:func:`canasta_tutor.hint.hint`) on the
 learner's observation and keeps what the table shows: the stages (the first in
 plain words, with no rule number and no ``±``), the moves compared, the cards
-to highlight and the plan with its progress.  :func:`coach_grade` grades one
-move after it is played (:func:`canasta_tutor.hint.grade`).
+to highlight and the plan with its progress.  :func:`coach_grade` grades what one
+click played, the whole line (a meld and its additions), after it is played, against
+the hint's own plan on the hint's sampled deals (:func:`canasta_tutor.hint.grade_line`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _RULE_CODE = re.compile(r"\s*\[?R-[A-Z]+-\d+\]?")
 
 #: The hint entry of the view while the search runs.
 BUSY: dict[str, Any] = {"busy": True, "stage": 0, "count": 0, "texts": [], "alternatives": [], "principles": [],
-                        "table": [], "cards": [], "plan": [], "plan_done": 0}
+                        "table": [], "value_words": "", "cards": [], "plan": [], "plan_done": 0}
 
 
 def plain(text: str) -> str:
@@ -82,8 +83,12 @@ class HintPanel:
     cards: list[int]
     plan: list[str]
     start: int
+    #: what the table's Value column is (the hint's :attr:`~canasta_tutor.hint.Hint.value_words`)
+    value_words: str = ""
     stage: int = 0
     done: int = 0
+    #: the hint itself (:class:`canasta_tutor.hint.Hint`): the coach grades against the hint the learner saw
+    source: Any = None
 
     @property
     def steps(self) -> list[str]:
@@ -123,7 +128,8 @@ class HintPanel:
         last = self.stage + 1 >= len(self.stages)
         return {"busy": False, "stage": self.stage, "count": len(self.stages), "texts": self.stages[:self.stage + 1],
                 "alternatives": self.alternatives if last else [], "principles": self.principles if last else [],
-                "table": self.table if last else [], "cards": self.cards if self.stage >= 1 else [],
+                "table": self.table if last else [], "value_words": self.value_words if last else "",
+                "cards": self.cards if self.stage >= 1 else [],
                 "plan": self.plan if self.stage >= 1 or self.done else [], "plan_done": self.plan_done()}
 
 
@@ -145,21 +151,26 @@ def compute_hint(obs: Observation, hand: Sequence[int], key: tuple[int, int], st
     stages[0] = plain(stages[0])
     return HintPanel(key=key, stages=stages, table=table, alternatives=alts,
                      principles=[PRINCIPLES[p].sentence for p in h.principles if p in PRINCIPLES],
-                     cards=card_indices(h.best, hand), plan=list(h.plan), start=start)
+                     cards=card_indices(h.best, hand), plan=list(h.plan), start=start,
+                     value_words=h.value_words if h.value is not None else "", source=h)
 
 
-def coach_grade(obs: Observation, action: Action, seed: int = 0,
-                iterations: int | None = None) -> dict[str, Any] | None:
-    """The grade of ``action`` played from ``obs``: ``{"action", "grade", "loss", "best", "text"}``, or
-    None when there was no choice."""
-    from ..hint import grade
+def coach_grade(obs: Observation, line: Action | Sequence[Action], seed: int = 0,
+                iterations: int | None = None, budget: float | None = None,
+                seen: Any = None) -> dict[str, Any] | None:
+    """The coach's grade of what one click played from ``obs`` (one action, or the whole line of actions it
+    made), against the hint for ``obs`` (``seen``: the hint the learner saw there, else the same one made
+    again with ``seed``, ``budget`` and ``iterations``): ``{"action", "grade", "loss", "best", "text"}``,
+    ``action`` the whole line, ``best`` the hint's line it was measured against, ``loss`` in points (the
+    text says of what).  None when there was no choice."""
+    from ..hint import grade_line
 
-    if action not in obs.legal_actions or len(obs.legal_actions) < 2:
+    actions: list[Action] = [line] if line and isinstance(line[0], str) else list(line)  # type: ignore[list-item]
+    if not actions or actions[0] not in obs.legal_actions or len(obs.legal_actions) < 2:
         return None
-    g = grade(obs, action, seed=seed, iterations=iterations)
-    d = g.to_dict()
-    text = f"{d['action']}: {g.grade}" + ("" if g.grade == "best" else f"; the best was {d['best']}") + "."
-    return {"action": d["action"], "grade": g.grade, "loss": d["loss"], "best": d["best"], "text": text}
+    g = grade_line(obs, actions, seed=seed, samples=iterations, budget=budget, the_hint=seen)
+    return {"action": "; ".join(format_action(a) for a in g.line), "grade": g.grade, "loss": round(g.loss),
+            "best": "; ".join(format_action(a) for a in g.reference), "text": g.text()}
 
 
 __all__ = ["BUSY", "HintPanel", "card_indices", "coach_grade", "compute_hint", "expand_plan", "plain"]

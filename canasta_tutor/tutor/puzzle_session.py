@@ -273,6 +273,7 @@ class PuzzleTable:
             "verdict": last.text if last else "",
             "correct": bool(last.correct) if last else None,
             "explanation": last.explanation if last and not last.correct else "",
+            "figures": last.figures if last and not last.correct else "",
             "rule": last.rule if last else "",
             "note": p.note if run.over else "",
             "solution": ", ".join(p.solution) if run.over else "",

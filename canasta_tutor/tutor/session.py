@@ -112,7 +112,9 @@ class TableSession:
         #: grade each move at once (True), or leave it in ``coach_pending`` for :meth:`grade_pending`
         #: (a widget grades after it has sent the new table)
         self.coach_inline = True
-        self.coach_pending: tuple[Observation, Action] | None = None
+        #: the learner's observation before a click, the whole line the click played, and the hint the
+        #: learner saw there (or None)
+        self.coach_pending: tuple[Observation, tuple[Action, ...], Any] | None = None
         self.coach_last: dict[str, Any] | None = None
         self.four_colour = four_colour
         self.rule: dict[str, str] | None = None
@@ -371,6 +373,10 @@ class TableSession:
         s = self.state
         actor = s.actor if s.actor is not None else self.me
         before_obs = observe(s, self.me) if self.coach_on and actor == self.me else None
+        panel = self._hint
+        seen = panel.source if panel is not None and panel.start == len(s.history) else None
+        if plan.actions and plan.actions[0] == ("deal",):
+            self._clear_coach()  # a new hand
         snapshot = (s.copy(), len(self.events), "; ".join(format_action(a) for a in plan.actions))
         self._prefer(actor, plan.cards)
         first = len(self.events)
@@ -391,11 +397,18 @@ class TableSession:
         if plan.note:  # the press did more than its label says: say what
             text = self._say(f"{text} {plan.note}", self.message_kind, self.message_rule)
         self._advance_hint()
-        if before_obs is not None:
-            self.coach_pending = (before_obs, plan.actions[0])
+        if before_obs is not None and plan.actions and plan.actions[0] != ("deal",):
+            self.coach_pending = (before_obs, tuple(plan.actions), seen)  # the whole click, not its first step
             if self.coach_inline:
                 self.grade_pending()
         return text
+
+    def _clear_coach(self) -> None:
+        """Forget the coach's last grade and any grade waiting (undo, a new hand, a new game)."""
+        if self.coach_last is not None or self.coach_pending is not None:
+            self.coach_last = None
+            self.coach_pending = None
+            self._bump()
 
     def _prefer(self, seat: int, cards: Sequence[int]) -> None:
         """Put the selected cards last in their kind's list: the engine moves cards from the end."""
@@ -469,6 +482,8 @@ class TableSession:
             self._apply(seat, action, principles)
             self._undo.clear()  # what a bot does may show what it drew
             self._hint = None
+            if action == ("deal",):  # a new hand: the last hand's grade is not about this one
+                self._clear_coach()
             n += 1
             if not self.bot_to_move():
                 self._greet()
@@ -502,6 +517,7 @@ class TableSession:
         self.selected = []
         self._unchoose()
         self._hint = None
+        self._clear_coach()  # the graded move is taken back
         self.last_action = f"undo ({what})"
         self._bump(action=True)
         return self._say(f"Undone: {what}.", "ok")
@@ -513,6 +529,7 @@ class TableSession:
         opening_events(self.state, self.me, self.events)
         self._undo.clear()
         self._hint = None
+        self._clear_coach()
         self.selected = []
         self._unchoose()
         self.last_action = "new game"
@@ -553,9 +570,10 @@ class TableSession:
         """Grade the learner's last move for the coach, if one waits; True if it did."""
         if self.coach_pending is None:
             return False
-        obs, action = self.coach_pending
+        obs, line, seen = self.coach_pending
         self.coach_pending = None
-        graded = coach_grade(obs, action, seed=self.seed, iterations=self.hint_iterations)
+        graded = coach_grade(obs, line, seed=self.seed, iterations=self.hint_iterations, budget=self.hint_budget,
+                             seen=seen)
         if graded is not None:
             self.coach_last = graded
             self._bump()

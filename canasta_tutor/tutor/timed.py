@@ -4,7 +4,7 @@ A :class:`TimedRun` takes a :class:`~.trainer.Trainer`'s pool (its theme filter 
 serves a seeded sample of it in rising rating, easiest first:
 
 - **The clock:** a fixed time (:data:`SECONDS`, three minutes) starts with the first puzzle.
-  Every miss (a wrong or illegal move, or giving up) takes :data:`PENALTY` seconds off it and
+  Every miss (a wrong move, or giving up) takes :data:`PENALTY` seconds off it and
   breaks the combo; every :data:`BONUS_EVERY` puzzles solved in a row give :data:`BONUS`
   seconds back.  A move played after the time is up is not judged: the run is over, and the
   puzzle on the table then counts for nothing.  The run also ends when the sample is used up.
@@ -130,7 +130,8 @@ class TimedRun:
         return self._judge(lambda: self.run.play(action))
 
     def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
-        """A move the engine refused: a miss (``press``: the click, as :meth:`PuzzleRun.refused` shows it)."""
+        """A move the engine refused: shown with its rule; the puzzle stays open (no miss, no penalty;
+        ``press``: the click, as :meth:`PuzzleRun.refused` shows it)."""
         return self._judge(lambda: self.run.refused(action, err, press))
 
     def give_up(self) -> Verdict:

@@ -11,10 +11,18 @@ every wrong answer explained, Glicko-2 ratings, streaks and a per-theme summary.
 - **Judging:** a :class:`PuzzleRun` judges each action as it is played: the solution's
   first action or an accepted alternative is right; a whole-turn line is then played
   step by step (the remaining steps in any order, the discard last).  Anything else is
-  a miss, explained at once: an illegal action by the engine's refusal with its rule
-  number, a legal one by the hint's comparison with the answer on the same sampled
-  deals (:func:`canasta_tutor.hint.compare`), the puzzle's own verification figures and
-  its note.
+  a miss, explained at once, words first: the facts that make the move worse than the
+  answer (the detectors' sentences: what the move gives away, what the answer gains) and the
+  puzzle's note; then the numbers: the puzzle's own verification figures and the hint's
+  quick comparison on the same sampled deals (:func:`canasta_tutor.hint.compare`).  A
+  puzzle's answer is verified, so a miss is never called "about as good".  An illegal
+  action is not a miss: the engine's refusal with its rule number is shown and the
+  learner tries again, as in the lessons (the try is saved with the attempt).
+- **Hints:** the puzzle's themes, then a nudge in plain words from the facts of the
+  verified answer, then the kind of move.  The trainer's full hint
+  (:func:`puzzle_hint`) is the default hint where its move is a verified answer, and
+  where the default budget finds another move it is built on the puzzle's own
+  verification instead, so it never contradicts the answer.
 - **Giving up:** :meth:`Trainer.give_up` (the widget's Skip button) ends the open puzzle
   as a miss with no move tried and shows the answer with its proof; it is saved and rated
   like any miss.  Moving on without it (:meth:`Trainer.next` on an open puzzle, a new
@@ -82,16 +90,85 @@ class TrainerError(CanastaError, ValueError):
 
 
 def hint_explanation(state: State, seat: int, tried: Action, answer: Action, seed: int) -> str:
-    """The hint's comparison of ``tried`` with ``answer`` in words, with its figures."""
+    """The hint's quick comparison of ``tried`` with the verified ``answer``, in figures: the points it
+    trails by on the same sampled deals, or, where so few deals cannot tell them apart, that they cannot
+    (never "about as good": the answer's own verification, on thousands of deals, can)."""
     from ..hint import compare, samples_for
 
     alt = compare(observe(state, seat), tried, answer, seed=seed)
-    answer_text = format_action(answer)
+    n = samples_for(2)
     if alt.comparison == "about as good as":
-        return (f"{alt.sentence(answer_text)} A quick search cannot tell them apart, but the puzzle's "
-                "verification below, on many more sampled deals, can.")
-    return (f"{alt.sentence(answer_text)} (On {samples_for(2)} sampled deals it scores about {alt.gap:.0f} points "
-            f"less this hand, ± {alt.gap_uncertainty:.0f}.)")
+        return (f"A quick search on {n} sampled deals cannot tell {alt.text} from {format_action(answer)} apart "
+                "(the puzzle's verification, on many more, can).")
+    return (f"A quick search on {n} sampled deals puts {alt.text} about {alt.gap:.0f} points behind "
+            f"{format_action(answer)} this hand, ± {alt.gap_uncertainty:.0f}.")
+
+
+def plain_reason(state: State, seat: int, tried: Action, answer: Action) -> str:
+    """Why ``tried`` is worse than ``answer``, in words, from the detectors (no search): what the move
+    gives away, and what the answer gains that it does not; or, where no fact tells them apart, that the
+    search's figures must."""
+    from ..hint.detectors import BAD, GOOD, move_facts
+
+    obs = observe(state, seat)
+    mine, theirs = move_facts(obs, tried), move_facts(obs, answer)
+    have = {f.id for f in mine}
+    bad = [f.text for f in mine if f.kind == BAD][:2]
+    gains = [f.text for f in theirs if f.kind == GOOD and f.id not in have][:2]
+    t, a = format_action(tried), format_action(answer)
+    parts = []
+    if bad:
+        parts.append(f"{_cap(t)}: {_low(' '.join(bad))}")
+    if gains:
+        parts.append(f"{_cap(a)} instead: {_low(' '.join(gains))}")
+    if not parts:
+        parts.append(f"No single fact of the position tells {t} from {a}; the figures below do.")
+    return " ".join(parts)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _low(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+@dataclass
+class PuzzleHint:
+    """The trainer's full hint for a puzzle (:func:`puzzle_hint`): the move, a nudge, the explanation, and
+    where it comes from: ``search`` (the default hint, whose move is a verified answer) or ``verification``
+    (the default budget found another move, so the hint is the puzzle's own verified answer)."""
+
+    move: str
+    nudge: str
+    explanation: str
+    source: str
+
+
+def puzzle_hint(puzzle: Puzzle, seed: int = 0) -> PuzzleHint:
+    """The trainer's hint for ``puzzle``: the default hint (:func:`canasta_tutor.hint.hint` with ``seed``)
+    when its move is one of the puzzle's verified answers, else the verified answer explained by its facts
+    and the puzzle's verification figures."""
+    from ..hint import hint, nudge
+    from ..hint.detectors import BAD, move_facts
+
+    state = puzzle.state()
+    seat = state.actor
+    assert seat is not None  # a puzzle always has a seat to act (checked when it is read)
+    obs = observe(state, seat)
+    h = hint(obs, seed=seed)
+    if h.best in puzzle.answers():
+        return PuzzleHint(h.best_text, h.nudge, h.explanation, "search")
+    answer = puzzle.answers()[0]
+    a = format_action(answer)
+    facts = [f.text for f in move_facts(obs, answer) if f.kind != BAD]
+    v = puzzle.verification
+    proof = ("" if v.forced else f"On {v.samples} sampled deals it scores {v.best_value:+.0f} points this hand and "
+             f"the best other move, {v.second}, {v.second_value:+.0f} (a gap of {v.difference:.0f}, 95% interval "
+             f"{v.low:.0f} to {v.high:.0f}).")
+    text = " ".join(x for x in (f"{_cap(a)} is the puzzle's verified answer.", *facts, proof) if x)
+    return PuzzleHint(a, nudge(obs, answer), text, "verification")
 
 
 @dataclass
@@ -105,6 +182,8 @@ class Verdict:
     explanation: str = ""
     rule: str = ""
     legal: bool = True
+    #: the numbers behind a miss (the verification's and the quick search's), told after the words
+    figures: str = ""
 
     @property
     def solved(self) -> bool | None:
@@ -112,7 +191,7 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "status": self.status, "correct": self.correct, "text": self.text,
-                "explanation": self.explanation, "rule": self.rule, "legal": self.legal}
+                "explanation": self.explanation, "rule": self.rule, "legal": self.legal, "figures": self.figures}
 
 
 @dataclass
@@ -133,6 +212,7 @@ class PuzzleRun:
     started: float = field(init=False)
     finished: float | None = field(init=False, default=None)
     _line: list[Action] = field(init=False, default_factory=list)
+    _hint: PuzzleHint | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.state = self.puzzle.state()
@@ -189,21 +269,25 @@ class PuzzleRun:
             self.verdicts.append(v)
             return v
         answer = self.expected()[0]
-        why = ""
+        reason = plain_reason(self.state, self.seat, action, answer)
+        quick = ""
         if self.explain is not None:
             try:
-                why = self.explain(self.state.copy(), self.seat, action, answer, self.seed)
+                quick = self.explain(self.state.copy(), self.seat, action, answer, self.seed)
             except (CanastaError, ValueError, KeyError, IndexError) as e:
-                why = f"(The hint could not compare the moves: {e}.)"
-        self.tried.append({"kind": "wrong", "text": text, "rule": "", "reason": why})
-        explanation = " ".join(x for x in (why, self._proof(), self._note()) if x)
+                quick = f"(The hint could not compare the moves: {e}.)"
+        figures = " ".join(x for x in (self._proof(), quick) if x)
+        said = " ".join(x for x in (reason, quick) if x)
+        self.tried.append({"kind": "wrong", "text": text, "rule": "", "reason": said})
+        explanation = " ".join(x for x in (reason, self._note()) if x)
         return self._finish(Verdict(text, MISSED, False, f"Not this: {text}. The answer was {format_action(answer)}.",
-                                    explanation))
+                                    explanation, figures=figures))
 
     def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
-        """A move the engine refuses: a miss, explained by the refusal and its rule number.  ``press`` names
-        the click the refusal answers ("Add J♥ J♠"): the verdict names it, not the planner's step, which
-        the log keeps so that a replay meets the same refusal."""
+        """A move the engine refuses: not a miss.  The refusal with its rule number is shown and the
+        puzzle stays open, as in the lessons; the try is kept with the attempt.  ``press`` names the click
+        the refusal answers ("Add J♥ J♠"): the verdict names it, not the planner's step, which the log
+        keeps so that a replay meets the same refusal."""
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}: go on to the next one")
         try:
@@ -211,12 +295,12 @@ class PuzzleRun:
         except NotationError:
             text = str(action)
         self.tried.append({"kind": "refused", "text": text or "?", "rule": err.rule, "reason": err.reason})
-        answer = format_action(self.expected()[0])
-        refusal = f"The engine refuses it: [{err.rule}] {err.reason.rstrip('.')}."
-        explanation = " ".join(x for x in (refusal, self._note()) if x)
+        refusal = f"[{err.rule}] {err.reason.rstrip('.')}."
         said = press or text or "that move"
-        return self._finish(Verdict(press or text, MISSED, False, f"Not allowed: {said}. The answer was "
-                                    f"{answer}.", explanation, rule=err.rule, legal=False))
+        v = Verdict(press or text, OPEN, False, f"Not allowed: {said}. {refusal} Try again.", refusal,
+                    rule=err.rule, legal=False)
+        self.verdicts.append(v)
+        return v
 
     def give_up(self) -> Verdict:
         """The solver gives up: a miss with no move tried; the answer is shown with the
@@ -224,14 +308,22 @@ class PuzzleRun:
         if self.over:
             raise TrainerError(f"puzzle {self.puzzle.id} is already {self.status}: go on to the next one")
         answer = format_action(self.expected()[0])
-        explanation = " ".join(x for x in (self._proof(), self._note()) if x)
-        return self._finish(Verdict("", MISSED, False, f"Given up. The answer was {answer}.", explanation))
+        return self._finish(Verdict("", MISSED, False, f"Given up. The answer was {answer}.", self._note(),
+                                    figures=self._proof()))
 
     def hint_stages(self) -> list[str]:
-        """The puzzle's hints in order: its themes in words, then the kind of move that solves it."""
+        """The puzzle's hints in order: its themes in words, then a nudge in plain words (the trainer's hint's,
+        which agrees with the verified answer; with no search allowed, or past the first move, the nudge of
+        the answer's own facts), then the kind of move that solves it."""
+        from ..hint import nudge
+
+        answer = self.expected()[0]
+        searched = self.explain is not None and not self._line
+        where = self.trainer_hint().nudge if searched else nudge(observe(self.state, self.seat), answer)
         return [("Think about: " + "; ".join(THEMES[t][0] for t in self.puzzle.themes if t in THEMES) + ".")
                 if self.puzzle.themes else "Look at the whole table.",
-                f"The answer starts with: {format_action(self.expected()[0]).split()[0]}."]
+                where,
+                f"The answer starts with: {format_action(answer).split()[0]}."]
 
     def hint(self) -> str:
         """The next hint (:meth:`hint_stages`; the last again once they are all shown)."""
@@ -243,13 +335,19 @@ class PuzzleRun:
         self.tried.append({"kind": "hint", "text": text, "rule": ""})
         return text
 
+    def trainer_hint(self) -> PuzzleHint:
+        """The trainer's hint for this puzzle (:func:`puzzle_hint`, with the run's seed), made once."""
+        if self._hint is None:
+            self._hint = puzzle_hint(self.puzzle, self.seed)
+        return self._hint
+
     def _proof(self) -> str:
         v = self.puzzle.verification
         if len(self._line) or v.forced:
             return ""
         return (f"The puzzle's verification: on {v.samples} sampled deals {v.best} scores {v.best_value:+.0f} points "
-                f"this hand and the best other move, {v.second}, {v.second_value:+.0f} (a gap of {v.difference:.0f}, "
-                f"95% interval {v.low:.0f} to {v.high:.0f}).")
+                f"this hand and the best other move it searched, {v.second}, {v.second_value:+.0f} (a gap of "
+                f"{v.difference:.0f}, 95% interval {v.low:.0f} to {v.high:.0f}).")
 
     def _note(self) -> str:
         return self.puzzle.note
@@ -425,9 +523,11 @@ class Trainer:
         return v
 
     def refused(self, action: Action | tuple[Any, ...], err: IllegalActionError, press: str = "") -> Verdict:
-        """A move the engine refused (a planner found it illegal): a miss, rated and saved."""
+        """A move the engine refused (a planner found it illegal): shown with its rule; the puzzle stays
+        open (a try, not a miss)."""
         v = self._current().refused(action, err, press)
-        self._finished()
+        if v.status != OPEN:
+            self._finished()
         return v
 
     def hint(self) -> str:
@@ -555,4 +655,5 @@ class ThemeOverview:
 
 
 __all__ = ["Trainer", "ThemeOverview", "PuzzleRun", "Verdict", "TrainerError", "replay_ratings", "score",
-           "hint_explanation", "LESSON", "KIND", "WINDOW", "OPEN", "SOLVED", "MISSED", "UNRATED_MODES"]
+           "hint_explanation", "plain_reason", "puzzle_hint", "PuzzleHint", "LESSON", "KIND", "WINDOW", "OPEN",
+           "SOLVED", "MISSED", "UNRATED_MODES"]

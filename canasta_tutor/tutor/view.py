@@ -76,10 +76,10 @@ The view dict (every key is always present):
     make one entry.
 ``hint``
     Null, or ``{"busy", "stage", "count", "texts", "alternatives",
-    "principles", "table", "cards", "plan", "plan_done"}``: ``texts`` are the
+    "principles", "table", "value_words", "cards", "plan", "plan_done"}``: ``texts`` are the
     stages shown so far (the first in plain words), ``table`` the moves compared
     at the last stage as ``[{"action", "verdict", "value", "best"}]`` (the best
-    move included), ``cards`` hand indices to highlight (from the second stage),
+    move included) and ``value_words`` what its values are, ``cards`` hand indices to highlight (from the second stage),
     ``plan`` the steps of a multi-step plan and ``plan_done`` how many are
     played.  ``alternatives`` is ``[{"text", "value", "stderr", "why"}]``.
     While a hint is computed, ``{"busy": true}`` with the other keys empty.
@@ -88,7 +88,10 @@ The view dict (every key is always present):
     (intent ``{"intent": "rule", "id": "R-FRZ-1"}``).
 ``coach``
     ``{"on", "last"}``; ``last`` is null or ``{"action", "grade", "loss",
-    "best", "text"}`` for the learner's last graded move.
+    "best", "text"}`` for the learner's last graded click: ``action`` the whole
+    line it played, ``best`` the hint's line it was measured against, ``loss``
+    the points lost and ``text`` what they are (null again after undo or on a
+    new hand).
 ``four_colour`` (bool)
     Four-colour deck (also a synced trait of the widget).
 

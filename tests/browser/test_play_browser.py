@@ -3,8 +3,9 @@
 The first test runs the notebook, then, only by clicking the widget: tries an
 illegal discard (the rule number in the message line opens the rule's text),
 draws, opens the hint to its last stage (the felt keeps its height; the hand
-and the buttons stay inside the window), selects 4 4 4 4 JK card by card,
-melds them, tries an illegal meld, discards, and waits for the three bots to
+and the buttons stay inside the window), tries an illegal meld, turns the
+coach on, selects 4 4 4 4 JK card by card and melds them (the coach grades
+the whole selection; undo clears the grade; melded again), discards, and waits for the three bots to
 play round.  It proves the state reached Python by re-running the notebook's
 status cell, measures click-to-render times and the size of one update, and
 saves screenshots in tests/browser/artifacts/.  The second test plays a whole
@@ -141,6 +142,8 @@ def test_play_a_turn_by_clicking(lab):
             break
     assert abs(height(t.loc(".ct-board")) - felt) < 1, "opening the hint changed the felt's height"
     expect(hint.locator(".ct-alts thead th")).to_have_text(["Move", "Verdict", "Value"])
+    # what the values are, in words (issue 31: the figure was a margin, read as the side's own points)
+    expect(hint.locator(".ct-alts-what")).to_contain_text("your side's score less the other side's")
     expect(hint.locator(".ct-alts tbody tr")).to_have_count(len(view["table"]))
     expect(hint.locator(".ct-alts tbody tr.ct-best")).to_have_count(1)
     assert view["texts"] and not re.search(r"R-[A-Z]+-\d|\u00b1", view["texts"][0]), view["texts"][0]
@@ -161,14 +164,29 @@ def test_play_a_turn_by_clicking(lab):
     t.click(t.loc(".ct-my-hand .ct-card.ct-selected").first)
     expect(t.loc(".ct-my-hand .ct-card.ct-selected")).to_have_count(0)
 
-    # select 4 4 4 4 JK by clicking, then meld: exactly these cards go down
-    for code, nth in (("4S", 0), ("4H", 0), ("4H", 1), ("4C", 0), ("JK", 0)):
-        t.click_card(code, nth)
-    expect(t.loc(".ct-my-hand .ct-card.ct-selected")).to_have_count(5)
-    expect(t.button("meld")).to_have_attribute("aria-disabled", "false")
-    chosen, before = t.selected_codes(), t.codes()
-    lab.screenshot("play-4-selected")
-    t.click(t.button("meld"))
+    # the coach on: select 4 4 4 4 JK by clicking, then meld: exactly these cards go down, and the coach
+    # grades the whole selection (a meld and two additions: the hint's own plan in another order) as best,
+    # with no second "Best:" naming another move; undo takes the grade away (issue 31)
+    t.loc(".ct-coach-toggle").check()
+    expect(t.loc(".ct-coach")).to_be_visible()
+    coach = t.loc(".ct-coach-last")
+    for attempt in range(2):
+        for code, nth in (("4S", 0), ("4H", 0), ("4H", 1), ("4C", 0), ("JK", 0)):
+            t.click_card(code, nth)
+        expect(t.loc(".ct-my-hand .ct-card.ct-selected")).to_have_count(5)
+        expect(t.button("meld")).to_have_attribute("aria-disabled", "false")
+        chosen, before = t.selected_codes(), t.codes()
+        if attempt:
+            lab.screenshot("play-4-selected")
+        t.click(t.button("meld"))
+        expect(coach.locator(".ct-grade")).to_have_text("best", timeout=60_000)
+        expect(coach).to_contain_text("meld 4 4 4")
+        expect(coach.locator(".ct-coach-text")).to_contain_text("the hint's meld 4 4 JK")
+        expect(t.loc(".ct-coach-best")).to_have_count(0)
+        if not attempt:
+            t.click(t.button("undo"))
+            expect(coach).to_have_count(0)
+            expect(t.hand()).to_have_count(12)
     meld = t.loc('.ct-melds-we .ct-meld[data-kind="4"]')
     expect(meld).to_have_count(1)
     expect(meld.locator(".ct-card")).to_have_count(5)

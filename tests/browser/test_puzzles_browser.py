@@ -1,8 +1,9 @@
 """puzzles.ipynb in a real JupyterLab + Debian chromium, by clicks only.
 
 It solves the warm-up puzzle (select the two nines, Take pack) and sees the rating rise;
-then picks the stop-card theme in the trainer's menu, fails that puzzle with a wrong
-discard, sees the hint's explanation of why it is worse, and sees the rating fall.  The
+then picks the stop-card theme in the trainer's menu, clicks an illegal button (refused
+with its rule; the puzzle stays open), fails that puzzle with a wrong discard, sees why in
+words (the facts and the note) before the figures, and sees the rating fall.  The
 kernel confirms the rating and both attempts.  Last, it starts a timed run and sees the clock
 count down.  Screenshots go to tests/browser/artifacts/.
 """
@@ -78,6 +79,13 @@ def test_solve_one_fail_one_and_the_rating_moves(lab):
     wrong = next(a for a in state.legal_actions() if a[0] == "discard" and a not in puzzle.answers())
     kind = format_action(wrong).split()[1]
 
+    # an illegal click (Draw while melding) is refused with its rule, and the puzzle stays open (issue 31)
+    table.locator('.ct-btn[data-intent="draw"]').click(force=True)
+    expect(panel.locator(".cp-verdict")).to_have_attribute("data-correct", "false")
+    expect(panel.locator(".cp-verdict-text")).to_contain_text("Try again")
+    expect(panel.locator(".cp-explanation .ct-rule-link, .cp-verdict-text .ct-rule-link").first).to_be_visible()
+    expect(panel).to_have_attribute("data-status", "open")
+
     # fail: discard another card than the answer
     hand = table.locator(".ct-my-hand .ct-card").evaluate_all("els => els.map(e => e.dataset.card)")
     table.locator(f'.ct-my-hand .ct-card[data-idx="{_card_of(kind, hand)}"]').click()
@@ -86,10 +94,15 @@ def test_solve_one_fail_one_and_the_rating_moves(lab):
     expect(panel).to_have_attribute("data-status", "missed", timeout=ANSWER_TIMEOUT_MS)
     expect(panel.locator(".cp-verdict")).to_have_attribute("data-correct", "false")
     explanation = panel.locator(".cp-explanation")
-    # the hint's comparison ("Discard 7 is much worse than discard 3: ..."), then the puzzle's proof
-    expect(explanation).to_contain_text(f"{format_action(wrong)[:1].upper()}{format_action(wrong)[1:]} is ")
-    expect(explanation).to_contain_text(puzzle.solution[0])
-    expect(explanation).to_contain_text("sampled deals")
+    # words first: the facts ("Discard 3 instead: a black three on top stops ...") and the puzzle's note; then
+    # the numbers: the puzzle's verification and the quick search; never "about as good" (issue 31)
+    expect(explanation).to_contain_text(f"{puzzle.solution[0][:1].upper()}{puzzle.solution[0][1:]} instead: ")
+    if puzzle.note:
+        expect(explanation).to_contain_text(puzzle.note)
+    figures = panel.locator(".cp-figures")
+    expect(figures).to_contain_text("The puzzle's verification: on ")
+    expect(figures).to_contain_text("sampled deals")
+    expect(panel.locator(".cp-verdict")).not_to_contain_text("about as good")
     loss = int(panel.locator(".cp-change").get_attribute("data-change") or "0")
     assert loss < 0
     after = int(panel.locator(".cp-rating").get_attribute("data-rating") or "0")

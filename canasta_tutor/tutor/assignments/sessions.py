@@ -31,11 +31,13 @@ False
 >>> t.handle({"intent": "retry"}), t.handle({"intent": "hint"})
 ('Attempt 2.', "Think about: take an open pack onto the side's melds.")
 >>> t.handle({"intent": "hint"}), t.handle({"intent": "hint"})
-('The answer starts with: take.', 'No new hint: you have seen all 2 hints of this item.')
+('Look at the pack before you draw.', 'The answer starts with: take.')
+>>> t.handle({"intent": "hint"})
+'No new hint: you have seen all 3 hints of this item.'
 >>> t.handle({"intent": "play", "text": "take 9 9 9"})
 'Solved: take 9 9 9 is the answer.'
 >>> t.panel()["exam"]["result"]
-'4. Puzzle 4: solved with 2 hints (2 attempts, replayed): 1 of 5 points'
+'4. Puzzle 4: solved with 3 hints (2 attempts, replayed): 0 of 5 points'
 """
 
 from __future__ import annotations
