@@ -18,8 +18,10 @@ extensions, two to three times as fast.  They are compiled as a *copy*, under th
 the package that :mod:`canasta_tutor.bots.entry` imports at module level, and those they import, found by reading
 the sources with :mod:`ast`.  Nothing is listed by hand, so a module that the engine starts to import, or
 one moved to another folder, joins the copy by itself.  Only :data:`SHARED` modules (the typed errors: an
-error raised in the copy is caught by the pure package's ``except``) and the modules a function imports
-lazily for text (a state's ``__str__`` and ``_repr_html_``) are taken from the pure package.
+error raised in the copy is caught by the pure package's ``except``) and any module a function imports
+lazily from outside the copy are taken from the pure package.  A state's text and HTML are the pure
+package's: the functions it registered (:mod:`canasta_tutor.engine.render`) are handed to the copy's engine
+when the copy is loaded.
 
 **How imports are rewritten.**  :func:`rewrite` parses each module with :mod:`ast` and rewrites every import
 of a module of the package as an absolute import: of the copy for a module it holds, of the pure package
@@ -162,7 +164,7 @@ def closure(roots: tuple[str, ...] = ROOTS, root: Path = ROOT) -> tuple[list[str
     >>> "engine.state" in held and "bots.expert" in held and "engine.observer" in held, "engine.errors" in held
     (True, False)
     >>> pure
-    ['display', 'errors', 'position']
+    ['engine.errors']
     """
     held: set[str] = set()
     lazy: set[str] = set()
