@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .five import FiveState
 from .cards import (
     ALL_CARD_CODES,
     BLACK_THREE,
@@ -937,9 +938,12 @@ def _text(a: Any) -> str:
 
 
 def new_state(options: RuleOptions | None, seed: int, variant: Variant) -> State:
-    """The state for a variant: a :class:`SambaState` when the variant has sequences, else a classic one."""
+    """The state for a variant: a :class:`SambaState` when the variant has sequences, a
+    :class:`~canasta_tutor.engine.five.FiveState` when a player sits out each hand, else a classic one."""
     if variant.sequences:
         return SambaState(options, seed, variant)
+    if variant.reserve:
+        return FiveState(options, seed, variant)
     return State(options, seed, variant)
 
 
