@@ -30,7 +30,7 @@ from .samba import new_state
 from .five import FiveState
 from .variants import CLASSIC, Variant, get_variant
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @overload
