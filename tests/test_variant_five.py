@@ -157,11 +157,14 @@ def test_out_is_a_key_of_five_handed_positions_only() -> None:
         parse_position(text.replace("dealer:", "out: F\ndealer:"))
 
 
-@pytest.mark.parametrize("dealer", [None, "E"])
-def test_a_record_replays_across_the_rotation(dealer: str | None) -> None:
-    """R-FIVE-2: a record names the five players and replays hand after hand, chairs rotating."""
-    state = Game(variant="five-handed").new_initial_state(seed=5, players=("Ann", "Bo", "Cy", "Di", "Ed"),
-                                                          dealer=dealer)
+@pytest.mark.parametrize(("dealer", "names"), [(None, ("Ann", "Bo", "Cy", "Di", "Ed")), ("E", ("Ann", "Bo", "Cy", "Di", "Ed")),
+                                              (None, None)])
+def test_a_record_replays_across_the_rotation(dealer: str | None, names: tuple[str, ...] | None) -> None:
+    """R-FIVE-2: a record names the five players and replays hand after hand, chairs rotating.  Unnamed
+    players are called after the chair the draw gave them, F sitting out first."""
+    state = Game(variant="five-handed").new_initial_state(seed=5, players=names, dealer=dealer)
+    if names is None:
+        assert (state.players, state.out) == (("N", "E", "S", "W"), "F")  # type: ignore[attr-defined]
     rng = random.Random(2)
     for _ in range(3):
         _play_hand(state, rng)
@@ -169,7 +172,25 @@ def test_a_record_replays_across_the_rotation(dealer: str | None) -> None:
             break
         state.apply(("deal",))
     text = format_record(state)
-    assert "players: Ann, Bo, Cy, Di, Ed" in text
+    assert names is None or "players: Ann, Bo, Cy, Di, Ed" in text
     again = replay(parse_record(text))
     assert again.history == state.history and again.players == state.players
     assert again.out == state.out  # type: ignore[attr-defined]
+
+
+def test_the_table_says_who_sits_out_and_who_plays() -> None:
+    """R-FIVE-1, R-FIVE-2: the card table's view names the player sitting out and the two playing for
+    East-West; after the next deal the one who sat out plays in West's chair."""
+    from canasta_tutor.tutor.session import TableSession
+
+    session = TableSession(seed=3, variant="five-handed")
+    v = session.view()
+    assert v["variant"] == "five-handed" and len(v["positions"]) == 4
+    assert v["sitting_out"]["name"] == "F" and v["sitting_out"]["playing"] == ["E", "W"]
+    assert "Sitting out this hand: F" in v["sitting_out"]["text"] and "R-FIVE-2" in v["sitting_out"]["text"]
+    state = session.state
+    _play_hand(state, random.Random(4))
+    if state.phase != GAME_OVER:
+        state.apply(("deal",))
+        out = session.view()["sitting_out"]
+        assert out["name"] == "W" and out["playing"] == ["E", "F"]

@@ -79,4 +79,14 @@ class FiveState(State):
         super()._deal()
 
 
-__all__ = ["FiveState", "rotated", "leaving_seat"]
+def five_invariants(state: FiveState) -> list[str]:
+    """What must hold of the five players in any state (R-FIVE-1, R-FIVE-2): five different names, the one
+    sitting out in no chair."""
+    v: list[str] = []
+    names = (*state.players, state.out)
+    if len(set(names)) != 5 or not state.out:
+        v.append(f"five-handed: five different players are needed, not {', '.join(names)} (R-FIVE-1)")
+    return v
+
+
+__all__ = ["FiveState", "rotated", "leaving_seat", "five_invariants"]

@@ -152,9 +152,14 @@ class Game:
         if dealer is None:
             draws, seated = draw_for_seats(random.Random(f"canasta/{seed}/seats"), names, variant)
             state.seat_draws = draws
-            state.players = seated[:variant.players]
             if isinstance(state, FiveState):
+                if players is None:  # unnamed players are called after the chair the draw gave them (F: out)
+                    label = dict(zip(seated, variant.roster, strict=True))
+                    draws = [SeatDraw(label[d.player], d.card, d.redraw) for d in draws]
+                    state.seat_draws = draws
+                    seated = tuple(variant.roster)
                 state.out = seated[variant.players]
+            state.players = seated[:variant.players]
             # the highest drawer plays first; the player to their right deals first (R-DEAL-1)
             state.dealer = (seating_order(variant)[0] - 1) % variant.players
         else:
