@@ -157,8 +157,10 @@ def test_out_is_a_key_of_five_handed_positions_only() -> None:
         parse_position(text.replace("dealer:", "out: F\ndealer:"))
 
 
-@pytest.mark.parametrize(("dealer", "names"), [(None, ("Ann", "Bo", "Cy", "Di", "Ed")), ("E", ("Ann", "Bo", "Cy", "Di", "Ed")),
-                                              (None, None)])
+NAMES = ("Ann", "Bo", "Cy", "Di", "Ed")
+
+
+@pytest.mark.parametrize(("dealer", "names"), [(None, NAMES), ("E", NAMES), (None, None)])
 def test_a_record_replays_across_the_rotation(dealer: str | None, names: tuple[str, ...] | None) -> None:
     """R-FIVE-2: a record names the five players and replays hand after hand, chairs rotating.  Unnamed
     players are called after the chair the draw gave them, F sitting out first."""

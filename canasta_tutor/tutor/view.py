@@ -472,9 +472,10 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
     if obs.sitting_out is not None:  # five-handed: who sits out this hand, and who plays for the side of three
         chairs = variant.side_seats[variant.reserve_side]
         playing = " and ".join(f"{obs.players[c]} ({seat_title(letters[c])})" for c in chairs)
+        side_of_three = chr(0x2013).join(seat_title(letters[c]) for c in chairs)
         view["sitting_out"] = {"name": obs.sitting_out, "playing": [obs.players[c] for c in chairs],
                                "text": f"Sitting out this hand: {obs.sitting_out}. Playing for "
-                                       f"{chr(0x2013).join(seat_title(letters[c]) for c in chairs)}: {playing} (R-FIVE-2)."}
+                                       f"{side_of_three}: {playing} (R-FIVE-2)."}
     return view
 
 
