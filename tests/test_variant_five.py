@@ -196,3 +196,21 @@ def test_the_table_says_who_sits_out_and_who_plays() -> None:
         state.apply(("deal",))
         out = session.view()["sitting_out"]
         assert out["name"] == "W" and out["playing"] == ["E", "F"]
+
+
+def test_the_command_line_deals_and_plays_five_handed(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-FIVE-1: ``--variant five-handed`` deals a position naming the player sitting out, and self-play
+    (which deals hand after hand, rotating the chairs, R-FIVE-2) reports no invariant violation."""
+    import json
+
+    from canasta_tutor.cli.main import main
+
+    assert main(["deal", "--variant", "five-handed", "--seed", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variant"] == "five-handed" and "out: F" in data["position"].splitlines()
+    assert main(["selfplay", "--variant", "five-handed", "--hands", "12", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["violations"] == 0 and data["hands"] == 12 and data["games"] >= 2
+    assert main(["match", "--variant", "five-handed", "rules-of-thumb", "random", "--deals", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["variant"] == "five-handed" and report["deals"] == 1
