@@ -87,8 +87,8 @@ def test_case_06_the_partner_asked_is_the_one_across_the_table() -> None:
 def test_case_07_the_minimum_comes_from_the_sides_total() -> None:
     """RG-5P, "Score is kept for partnerships ... rather than individually": C joins East-West at the second
     hand with the side's 1,600, so C's initial meld needs 90 (R-MIN-1) and three kings (30) are refused."""
-    state = _position(1, "N, A, S, C", "B", "W meld", "pile: 9D\nN: 11\nE: 11\nS: 11\nW: KH KD KS 5C 6D 8H 9S TC JD QH AS 4D\n",
-                      totals="NS 0 EW 1600")
+    state = _position(1, "N, A, S, C", "B", "W meld",
+                      "pile: 9D\nN: 11\nE: 11\nS: 11\nW: KH KD KS 5C 6D 8H 9S TC JD QH AS 4D\n", totals="NS 0 EW 1600")
     assert state.minimums == [50, 90]
     err = state.explain(parse_action("meld K K K"))
     assert err is not None and err.rule == "R-MIN-1"
