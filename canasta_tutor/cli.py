@@ -341,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .class_cli import register as register_class  # the class subcommand (teacher's tools)
 
     register_class(sub, common)
+    from .review_cli import register as register_review  # the game review
+
+    register_review(sub, common)
     return p
 
 
