@@ -229,13 +229,14 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
 
 
 def _v2_store(path: Path) -> None:
-    """A version 2 store (no ``mode``, no ``review_mistakes``) with one puzzle attempt."""
+    """A version 2 store (no ``mode``, none of version 4's review tables) with one puzzle attempt."""
     with ProgressStore(path) as store:
         store.record(Attempt("ada", "puzzles", "c01", "passed", kind="puzzle", themes=["frozen-pack"],
                              actions=[{"kind": "action", "text": "draw"}]))
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE attempts DROP COLUMN mode")
-    conn.execute("DROP TABLE review_mistakes")
+    for table in ("review_mistakes", "review_cards", "review_sync"):
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

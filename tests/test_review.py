@@ -147,13 +147,15 @@ def test_a_version_3_store_gains_the_review_table(tmp_path):
     with ProgressStore(path) as store:
         store.add_learner("ada")
     conn = sqlite3.connect(path)
-    conn.execute("DROP TABLE review_mistakes")
+    for table in ("review_mistakes", "review_cards", "review_sync"):
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("PRAGMA user_version = 3")
     conn.commit()
     conn.close()
     with ProgressStore(path) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 4
         assert mistakes(store, "ada") == []
+        assert store.conn.execute("SELECT count(*) FROM review_cards").fetchone()[0] == 0
 
 
 def test_the_command_line_reviews_a_record(capsys, tmp_path):

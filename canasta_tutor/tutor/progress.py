@@ -32,7 +32,9 @@ What it holds (schema version 4; a version 1, 2 or 3 file is migrated when opene
   cannot be passed) with the hint's reason, the hints shown and the other
   seats' replies;
 - ``review_mistakes`` (version 4): the game review's mistakes and blunders, each with its position, the move
-  played, the hint's best and the loss (written and read by :mod:`.review_store`).
+  played, the hint's best and the loss (written and read by :mod:`.review_store`);
+- ``review_cards`` and ``review_sync`` (version 4): the review queue, one FSRS card per item to review, and
+  how far the queue has read the attempts and the mistakes (:mod:`.review_queue`).
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "progress.sqlite3")
@@ -154,14 +156,35 @@ CREATE TABLE review_mistakes (
     hand        INTEGER NOT NULL,
     ply         INTEGER NOT NULL,                  -- the move's index in the record's actions
     position    TEXT NOT NULL,                     -- the position before the move, in the project's notation
+    record      TEXT NOT NULL,                     -- the game record up to the move (replays to the exact game)
     action      TEXT NOT NULL,
     best        TEXT NOT NULL,
     grade       TEXT NOT NULL CHECK (grade IN ('mistake', 'blunder')),
     loss        REAL NOT NULL,
     seed        INTEGER NOT NULL,
+    samples     INTEGER,                           -- the search's deals per move (NULL: the hint's own race)
     explanation TEXT NOT NULL DEFAULT ''
 );
-CREATE INDEX review_mistakes_by_learner ON review_mistakes (learner_id)
+CREATE INDEX review_mistakes_by_learner ON review_mistakes (learner_id);
+CREATE TABLE review_cards (
+    learner_id INTEGER NOT NULL REFERENCES learners(id),
+    kind       TEXT NOT NULL CHECK (kind IN ('level', 'puzzle', 'mistake')),
+    item       TEXT NOT NULL,                      -- lesson/level, a puzzle's id, or a mistake's uid
+    card       TEXT NOT NULL,                      -- the FSRS card (fsrs.Card.to_json)
+    due        TEXT NOT NULL,                      -- when it is due (ISO 8601, UTC), as in the card
+    reviews    INTEGER NOT NULL DEFAULT 0,
+    lapses     INTEGER NOT NULL DEFAULT 0,
+    learned    INTEGER NOT NULL DEFAULT 0,         -- 1: out of the queue (see .review_queue)
+    created    TEXT NOT NULL,
+    updated    TEXT NOT NULL,
+    PRIMARY KEY (learner_id, kind, item)
+);
+CREATE TABLE review_sync (
+    learner_id INTEGER NOT NULL REFERENCES learners(id),
+    source     TEXT NOT NULL CHECK (source IN ('attempts', 'mistakes')),
+    last_id    INTEGER NOT NULL,                   -- the last row of the source read into the queue
+    PRIMARY KEY (learner_id, source)
+)
 """
 
 _MIGRATE_1_TO_2 = """
@@ -364,8 +387,11 @@ _COLUMNS = {
     2: {"learners": {"display_name"}, "attempts": {"uid", "themes", "assignment"}, "attempt_actions": {"reason"},
         "classes": {"id", "name", "title", "created"}, "class_members": {"class_id", "learner_id", "joined"}},
     3: {"attempts": {"mode"}},
-    4: {"review_mistakes": {"id", "learner_id", "uid", "created", "game", "seat", "hand", "ply", "position", "action",
-                            "best", "grade", "loss", "seed", "explanation"}},
+    4: {"review_mistakes": {"id", "learner_id", "uid", "created", "game", "seat", "hand", "ply", "position", "record",
+                            "action", "best", "grade", "loss", "seed", "samples", "explanation"},
+        "review_cards": {"learner_id", "kind", "item", "card", "due", "reviews", "lapses", "learned", "created",
+                         "updated"},
+        "review_sync": {"learner_id", "source", "last_id"}},
 }
 
 

@@ -36,7 +36,7 @@ from ..actions import format_action
 from ..errors import CanastaError
 from ..observer import Observation, observe
 from ..position import format_position
-from ..record import Record, replay
+from ..record import Record, format_record, parse_record, replay
 from ..state import Action, State
 
 #: grades that go to the progress store and into the review queue
@@ -79,6 +79,9 @@ class Decision:
     verdict: str
     #: the explanation in words (only for the costliest decisions, see :func:`explain_decision`)
     explanation: str = ""
+    #: the game record up to the decision: it replays to the exact game (the position text alone does not
+    #: carry the history a search reads), so a retry is judged from the same observation
+    record: str = ""
 
     @property
     def mistake(self) -> bool:
@@ -120,6 +123,8 @@ class Review:
     hands: list[int]
     cpu_seconds: float = 0.0
     costliest: list[Decision] = field(default_factory=list)
+    #: the search's deals per move (None: the hint's own race), as the judge of a retry must use them
+    samples: int | None = None
 
     @property
     def accuracy(self) -> float | None:
@@ -143,7 +148,8 @@ class Review:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "seed": self.seed, "decisions": [d.to_dict() for d in self.decisions],
+        return {"seat": self.seat, "seed": self.seed, "samples": self.samples,
+                "decisions": [d.to_dict() for d in self.decisions],
                 "forced": self.forced, "grades": self.counts(),
                 "accuracy": None if self.accuracy is None else round(self.accuracy, 3),
                 "accuracy_means": ACCURACY_WORDS,
@@ -216,7 +222,7 @@ def grade_spot(spot: _Spot, seed: int, samples: int | None = None) -> Decision:
     g = grade(spot.obs, spot.action, seed=seed, samples=samples)
     return Decision(ply=spot.ply, hand=spot.hand, action=spot.action, text=format_action(spot.action),
                     grade=g.grade, loss=g.loss, best=g.best, best_text=format_action(g.best), deals=g.deals,
-                    position=format_position(spot.state), verdict=g.text())
+                    position=format_position(spot.state), verdict=g.text(), record=format_record(spot.state))
 
 
 def explain_decision(obs: Observation, decision: Decision, seed: int, samples: int | None = None) -> str:
@@ -240,6 +246,11 @@ def explain_decision(obs: Observation, decision: Decision, seed: int, samples: i
                    f"{played[:1].upper()}{played[1:]} scores about {decision.loss:.0f} points less than "
                    f"{h.best_text} on the same sampled deals.")
     return " ".join(out)
+
+
+def replay_to(record_text: str) -> State:
+    """The game a saved decision's record replays to (:attr:`Decision.record`)."""
+    return replay(parse_record(record_text), check_result=False)
 
 
 def costliest(decisions: list[Decision], n: int = EXPLAINED) -> list[Decision]:
@@ -282,8 +293,8 @@ def review_record(record: Record, seat: str, seed: int = 0, samples: int | None 
     if progress:
         progress(len(spots) + len(worst), len(spots) + len(worst))
     return Review(seat=seat, seed=seed, decisions=decisions, forced=forced, hands=hands,
-                  cpu_seconds=time.process_time() - start, costliest=worst)
+                  cpu_seconds=time.process_time() - start, costliest=worst, samples=samples)
 
 
 __all__ = ["ACCURACY_WORDS", "Decision", "Review", "ReviewError", "accuracy", "costliest", "decision_points",
-           "explain_decision", "grade_spot", "review_record"]
+           "explain_decision", "grade_spot", "replay_to", "review_record"]

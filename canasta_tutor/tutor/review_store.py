@@ -1,9 +1,10 @@
 """The game review's mistakes in the progress store: saved with their positions, read back.
 
 :func:`save_mistakes` writes the decisions of a :class:`~.review.Review` graded a mistake or a blunder to the
-store's ``review_mistakes`` table (:mod:`.progress`, schema version 4), all in one transaction, so that a
-process killed during the save keeps all of them or none.  A mistake is named by its position, the move and
-the review's seed (``uid``): saving the same review twice adds nothing.  :func:`mistakes` reads them back,
+store's ``review_mistakes`` table (:mod:`.progress`, schema version 4), each with its position and the game
+record up to it (which replays to the exact game, so a retry sees what the learner saw), in one transaction: a
+process killed during the save keeps all of them or none.  A mistake is named by the game up to it, the move
+and the review's seed (``uid``): saving the same review twice adds nothing.  :func:`mistakes` reads them back,
 oldest first, as plain dictionaries (their text is data: shown escaped wherever it is shown).
 
 >>> import os, tempfile
@@ -29,13 +30,13 @@ from typing import Any
 from .progress import STORE_ERRORS, ProgressStore, store_error
 from .review import Decision, Review
 
-_COLUMNS = ("id", "uid", "created", "game", "seat", "hand", "ply", "position", "action", "best", "grade", "loss",
-            "seed", "explanation")
+_COLUMNS = ("id", "uid", "created", "game", "seat", "hand", "ply", "position", "record", "action", "best", "grade",
+            "loss", "seed", "samples", "explanation")
 
 
-def mistake_uid(decision: Decision, seat: str, seed: int) -> str:
-    """The mistake's name: a hash of its position, the seat, the move and the review's seed."""
-    key = "\n".join((decision.position, seat, decision.text, str(seed)))
+def mistake_uid(decision: Decision, seat: str, seed: int, samples: int | None = None) -> str:
+    """The mistake's name: a hash of the game up to it, the seat, the move and the review's seed and samples."""
+    key = "\n".join((decision.record, seat, decision.text, str(seed), str(samples)))
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -56,11 +57,12 @@ def _save(store: ProgressStore, learner: str, review: Review, game: str) -> int:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for d in review.mistakes:
             cur = store.conn.execute(
-                "INSERT INTO review_mistakes (learner_id, uid, created, game, seat, hand, ply, position, "
-                "action, best, grade, loss, seed, explanation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                "INSERT INTO review_mistakes (learner_id, uid, created, game, seat, hand, ply, position, record, "
+                "action, best, grade, loss, seed, samples, explanation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (uid) DO NOTHING",  # saved before; any other constraint still refuses the save
-                (lid, mistake_uid(d, review.seat, review.seed), now, game, review.seat, d.hand, d.ply, d.position,
-                 d.text, d.best_text, d.grade, round(d.loss, 1), review.seed, d.explanation))
+                (lid, mistake_uid(d, review.seat, review.seed, review.samples), now, game, review.seat, d.hand, d.ply,
+                 d.position, d.record, d.text, d.best_text, d.grade, round(d.loss, 1), review.seed, review.samples,
+                 d.explanation))
             new += cur.rowcount
     return new
 

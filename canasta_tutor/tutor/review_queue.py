@@ -1,0 +1,252 @@
+"""The review queue: missed lesson levels, puzzles and game mistakes come back when they are due.
+
+Scheduling is FSRS, through the ``fsrs`` package (the scheduler Anki ships), with its default parameters and
+learning steps and no fuzzing, so the same answers at the same times always give the same due dates.  Each
+item to review is one FSRS card, kept in the progress store (``review_cards``, :mod:`.progress`) as the
+card's own JSON.  An item is:
+
+- ``level``: a lesson level (``lesson/level``), which enters the queue when an attempt fails or passes with
+  fewer than three stars;
+- ``puzzle``: a puzzle (its id), which enters when an attempt is missed (any trainer mode);
+- ``mistake``: a decision the game review graded a mistake or a blunder (its uid, :mod:`.review_store`), a
+  position whose answer is the hint's best move.
+
+Ratings (:func:`rating_for`): solved at once is **Good**; solved with a hint is **Hard**; missed is **Again**.
+Nothing maps to **Easy**: one quick solve of a position says too little to stretch the interval further than
+Good does.  A lesson level passed with fewer than three stars counts as solved with help (Hard), with three
+stars as Good.
+
+:func:`sync` reads the attempts and mistakes saved since it last ran (a cursor per learner in
+``review_sync``) and rates the cards they concern, at the time each attempt finished: an attempt that
+qualifies puts its item in the queue, and any later attempt at an item in the queue rates its card (so a level
+played again from the lesson notebook counts as its review).  A card leaves the queue, ``learned``, when a Good
+answer gives it an interval of :data:`LEARNED_DAYS` days or more (Anki calls such a card mature); a later miss
+of the same item puts it back.
+
+>>> import os, tempfile
+>>> from datetime import datetime, timezone
+>>> from .progress import Attempt, ProgressStore
+>>> t0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+>>> with ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3")) as store:
+...     _ = store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", finished=t0.isoformat()))
+...     sync(store, "ada", now=t0)
+...     [(c.kind, c.item, str(c.due - t0)) for c in queue(store, "ada")]
+1
+[('puzzle', 'c01', '0:01:00')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from fsrs import Card, Rating, Scheduler
+
+from .progress import STORE_ERRORS, ProgressStore, store_error
+
+KINDS = ("level", "puzzle", "mistake")
+#: a card whose next interval is this many days or more leaves the queue
+LEARNED_DAYS = 21
+
+
+def scheduler() -> Scheduler:
+    """FSRS with its default parameters and learning steps, without fuzzing (the same answers, the same dates)."""
+    return Scheduler(enable_fuzzing=False)
+
+
+def rating_for(solved: bool, hints: int = 0) -> Rating:
+    """The FSRS rating of an answer: missed is Again, solved with a hint Hard, solved at once Good.
+
+    >>> [rating_for(False).name, rating_for(True, hints=1).name, rating_for(True).name]
+    ['Again', 'Hard', 'Good']
+    """
+    if not solved:
+        return Rating.Again
+    return Rating.Hard if hints > 0 else Rating.Good
+
+
+@dataclass
+class ReviewCard:
+    """One item in the queue, with its FSRS card."""
+
+    kind: str
+    item: str
+    card: Card
+    reviews: int
+    lapses: int
+    learned: bool
+
+    @property
+    def due(self) -> datetime:
+        return self.card.due
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "item": self.item, "due": self.due.isoformat(timespec="seconds"),
+                "reviews": self.reviews, "lapses": self.lapses, "learned": self.learned,
+                "state": self.card.state.name, "stability": None if self.card.stability is None
+                else round(self.card.stability, 2)}
+
+
+def _utc(when: datetime | None) -> datetime:
+    now = when if when is not None else datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        raise ValueError("the review queue needs a time with its time zone (UTC)")
+    return now.astimezone(timezone.utc)
+
+
+def _iso(when: datetime) -> str:
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"a review card is a {', a '.join(KINDS)}, not {kind[:20]!r}")
+
+
+def _load(store: ProgressStore, lid: int, kind: str, item: str) -> ReviewCard | None:
+    row = store.conn.execute("SELECT card, reviews, lapses, learned FROM review_cards WHERE learner_id = ? AND "
+                             "kind = ? AND item = ?", (lid, kind, item)).fetchone()
+    if row is None:
+        return None
+    return ReviewCard(kind, item, Card.from_json(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
+
+def _rate(store: ProgressStore, lid: int, kind: str, item: str, rating: Rating, when: datetime,
+          create: bool = True) -> ReviewCard | None:
+    """Rate one card at ``when`` (making it first when ``create``); inside a transaction."""
+    old = _load(store, lid, kind, item)
+    if old is None and not create:
+        return None
+    card = old.card if old is not None else Card(due=when)
+    last = card.last_review
+    if last is not None and when < last:  # an answer saved out of order counts at the card's last review
+        when = last
+    card, _ = scheduler().review_card(card, rating, when)
+    interval = card.due - when
+    reviews = (old.reviews if old else 0) + 1
+    lapses = (old.lapses if old else 0) + (rating == Rating.Again and old is not None)
+    learned = rating != Rating.Again and interval >= timedelta(days=LEARNED_DAYS)
+    stamp = _iso(when)
+    store.conn.execute(
+        "INSERT INTO review_cards (learner_id, kind, item, card, due, reviews, lapses, learned, created, updated) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (learner_id, kind, item) DO UPDATE SET card = excluded.card, "
+        "due = excluded.due, reviews = excluded.reviews, lapses = excluded.lapses, learned = excluded.learned, "
+        "updated = excluded.updated",
+        (lid, kind, item, card.to_json(), _iso(card.due), reviews, lapses, int(learned), stamp, stamp))
+    return ReviewCard(kind, item, card, reviews, lapses, learned)
+
+
+def rate(store: ProgressStore, learner: str, kind: str, item: str, rating: Rating,
+         now: datetime | None = None) -> ReviewCard:
+    """Rate the learner's card for an item at ``now`` (default: the clock), adding the card if new: one
+    transaction."""
+    _check_kind(kind)
+    when = _utc(now)
+    try:
+        with store.transaction():
+            card = _rate(store, store.learner_id(learner), kind, item, rating, when)
+    except STORE_ERRORS as e:
+        raise store_error(store.path, e) from None
+    assert card is not None
+    return card
+
+
+def _attempt_rating(a: dict[str, Any]) -> tuple[str, str, Rating, bool] | None:
+    """(kind, item, rating, enters the queue) for a saved attempt, or None when it says nothing of an item."""
+    if a["status"] not in ("passed", "failed"):
+        return None
+    solved = a["status"] == "passed"
+    if a["kind"] == "puzzle":
+        return "puzzle", a["level"], rating_for(solved, a["hints"]), not solved
+    if a["kind"] == "lesson":
+        if not solved:
+            return "level", f"{a['lesson']}/{a['level']}", Rating.Again, True
+        full = a["stars"] >= 3
+        return "level", f"{a['lesson']}/{a['level']}", Rating.Good if full else Rating.Hard, not full
+    return None  # an assignment's item is graded, not practised
+
+
+def _when(text: str, fallback: datetime) -> datetime:
+    try:
+        t = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return fallback
+    return t.astimezone(timezone.utc) if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def _cursor(store: ProgressStore, lid: int, source: str) -> int:
+    row = store.conn.execute("SELECT last_id FROM review_sync WHERE learner_id = ? AND source = ?",
+                             (lid, source)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _set_cursor(store: ProgressStore, lid: int, source: str, last: int) -> None:
+    store.conn.execute("INSERT INTO review_sync (learner_id, source, last_id) VALUES (?,?,?) ON CONFLICT "
+                       "(learner_id, source) DO UPDATE SET last_id = excluded.last_id", (lid, source, last))
+
+
+def sync(store: ProgressStore, learner: str, now: datetime | None = None) -> int:
+    """Read the learner's attempts and review mistakes saved since the last sync into the queue (one
+    transaction); returns how many cards were rated.  Each is rated at the time its attempt finished (a
+    mistake: when it was saved), never later than ``now``."""
+    when = _utc(now)
+    rated = 0
+    try:
+        with store.transaction():
+            lid = store.learner_id(learner)
+            last = _cursor(store, lid, "attempts")
+            rows = store.conn.execute("SELECT id, kind, lesson, level, status, stars, hints, finished FROM attempts "
+                                      "WHERE learner_id = ? AND id > ? ORDER BY id", (lid, last)).fetchall()
+            for aid, kind, lesson, level, status, stars, hints, finished in rows:
+                found = _attempt_rating({"kind": kind, "lesson": lesson, "level": level, "status": status,
+                                         "stars": stars, "hints": hints})
+                if found is not None:
+                    k, item, rating, enters = found
+                    at = min(_when(finished, when), when)
+                    rated += _rate(store, lid, k, item, rating, at, create=enters) is not None
+                last = aid
+            _set_cursor(store, lid, "attempts", last)
+            last = _cursor(store, lid, "mistakes")
+            for mid, uid, created in store.conn.execute(
+                    "SELECT id, uid, created FROM review_mistakes WHERE learner_id = ? AND id > ? ORDER BY id",
+                    (lid, last)).fetchall():
+                _rate(store, lid, "mistake", uid, Rating.Again, min(_when(created, when), when))
+                rated += 1
+                last = mid
+            _set_cursor(store, lid, "mistakes", last)
+    except STORE_ERRORS as e:
+        raise store_error(store.path, e) from None
+    return rated
+
+
+def queue(store: ProgressStore, learner: str) -> list[ReviewCard]:
+    """The learner's cards still in the queue (not learned), the soonest due first."""
+    try:
+        rows = store.conn.execute(
+            "SELECT c.kind, c.item, c.card, c.reviews, c.lapses, c.learned FROM review_cards c JOIN learners l ON "
+            "l.id = c.learner_id WHERE l.name = ? AND c.learned = 0 ORDER BY c.due, c.kind, c.item",
+            (learner,)).fetchall()
+    except STORE_ERRORS as e:
+        raise store_error(store.path, e) from None
+    return [ReviewCard(k, i, Card.from_json(c), int(r), int(lp), bool(ld)) for k, i, c, r, lp, ld in rows]
+
+
+def due(store: ProgressStore, learner: str, now: datetime | None = None) -> list[ReviewCard]:
+    """The learner's cards due at ``now`` (default: the clock), the longest due first."""
+    when = _utc(now)
+    return [c for c in queue(store, learner) if c.due <= when]
+
+
+def counts(store: ProgressStore, learner: str, now: datetime | None = None) -> dict[str, int]:
+    """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``queued``: all the
+    cards still in the queue."""
+    when = _utc(now)
+    today = when.replace(hour=0, minute=0, second=0, microsecond=0)
+    cards = queue(store, learner)
+    return {"due": sum(c.due <= when for c in cards), "overdue": sum(c.due < today for c in cards),
+            "queued": len(cards)}
+
+
+__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "counts", "due", "queue", "rate", "rating_for", "scheduler",
+           "sync"]
