@@ -13,7 +13,7 @@
   engine's rule and the card is not rated.
 
 ``due``, ``show`` and ``answer`` are words, not record files: a record file of one of these names is given as
-``./due``.  The learner is ``--learner``, else the login name, as the notebooks use.
+``./due``.  The learner is ``--learner``, else ``learner``, the name the course's notebooks save progress for.
 """
 
 from __future__ import annotations
@@ -30,11 +30,7 @@ QUEUE_WORDS = ("due", "show", "answer")
 
 
 def _learner(args: argparse.Namespace) -> str:
-    if args.learner:
-        return str(args.learner)
-    import getpass
-
-    return getpass.getuser()
+    return str(args.learner)
 
 
 def _card_args(args: argparse.Namespace, count: int, usage: str) -> list[str]:
@@ -126,7 +122,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     r.add_argument("--save", default=None, metavar="LEARNER",
                    help="save the mistakes and blunders to the progress store for this learner")
     r.add_argument("--store", default=None, metavar="FILE", help="the progress store (default: the user's)")
-    r.add_argument("--learner", default=None, metavar="NAME", help="the queue's learner (default: the login name)")
+    r.add_argument("--learner", default="learner", metavar="NAME",
+                   help="the queue's learner (default: learner, as the course's notebooks save)")
     r.add_argument("--hints", type=ranged(int, 0, 100), default=0, metavar="N",
                    help="answer: hints taken before answering (a solve with a hint is rated Hard)")
     r.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -66,8 +66,9 @@ class ReviewPanel(anywidget.AnyWidget):
     """The Review panel of ``table`` (a :class:`~canasta_tutor.widget.CanastaTable`).
 
     ``seed`` and ``samples`` size the review's searches (default: the table's seed and the hint's own race);
-    ``auto`` starts a review when a hand ends; ``learner`` and ``store`` say where "save" keeps the
-    mistakes (``store``: a progress store's path, None for the learner's own, False for none)."""
+    ``auto`` starts a review when a hand ends; ``learner`` (``"learner"``, as the lesson and puzzle widgets save
+    for) and ``store`` say where "save" keeps the mistakes (``store``: a progress store's path, None for the
+    learner's own, False for none)."""
 
     _esm = asset_path("review.js")
     _css = asset_path("review.css")
@@ -75,7 +76,7 @@ class ReviewPanel(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
 
     def __init__(self, table: CanastaTable, seed: int | None = None, samples: int | None = None,
-                 auto: bool = True, learner: str | None = None, store: str | Path | bool | None = None,
+                 auto: bool = True, learner: str = "learner", store: str | Path | bool | None = None,
                  **kwargs: Any) -> None:
         self.table = table
         self.seed = table.seed if seed is None else seed
@@ -97,6 +98,9 @@ class ReviewPanel(anywidget.AnyWidget):
         table.observe(self._on_table, names="view")
         self._sync()
         self._on_table({})  # a table whose hand is already over is reviewed at once
+
+    def __repr__(self) -> str:
+        return f"ReviewPanel(status={self._status[0]!r})"
 
     # ------------------------------------------------------------ view
     def _sync(self) -> None:
@@ -216,13 +220,11 @@ class ReviewPanel(anywidget.AnyWidget):
             return "[refused] Review a hand first."
         if self.store is False:
             return "[refused] This panel keeps no progress store."
-        import getpass
-
         from .tutor.progress import ProgressStore, ProgressStoreError
         from .tutor.review_queue import queue, sync
         from .tutor.review_store import save_mistakes
 
-        learner = self.learner or getpass.getuser()
+        learner = self.learner
         try:
             with ProgressStore(None if self.store is None or self.store is True else self.store) as store:
                 new = save_mistakes(store, learner, self.review, game="table")
@@ -245,4 +247,19 @@ class ReviewPanel(anywidget.AnyWidget):
             self.start()
 
 
-__all__ = ["ReviewPanel", "review_view"]
+def due_line(learner: str = "learner", store: str | Path | None = None) -> str:
+    """"N cards due today" for the learner, in one sentence; a store that cannot be opened is said in words,
+    never raised (the start page can show this line)."""
+    from .tutor.progress import ProgressStore, ProgressStoreError
+    from .tutor.review_queue import counts
+
+    try:
+        with ProgressStore(store) as s:
+            n = counts(s, learner)
+    except ProgressStoreError as e:
+        return f"The review queue cannot be read: {e}"
+    overdue = f" ({n['overdue']} overdue)" if n["overdue"] else ""
+    return f"{n['today']} card{'' if n['today'] == 1 else 's'} due today{overdue}; {n['queued']} in your review queue."
+
+
+__all__ = ["ReviewPanel", "due_line", "review_view"]

@@ -23,6 +23,7 @@ from canasta_tutor.tutor.review_queue import (LEARNED_DAYS, counts, due, queue, 
 from canasta_tutor.tutor.review_store import mistakes, save_mistakes
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+LATER = datetime(2031, 1, 1, tzinfo=timezone.utc)  # reading the queue applies unsynced answers up to "now"
 RECORD = Path(__file__).resolve().parent / "review" / "hand-7.txt"
 
 
@@ -50,7 +51,7 @@ def test_fsrs_state_round_trips_through_the_store(tmp_path):
         rate(s, "ada", "puzzle", "c01", Rating.Again, now=T0)
         card = rate(s, "ada", "puzzle", "c01", Rating.Good, now=T0 + timedelta(minutes=1))
     with ProgressStore(path) as s:
-        (back,) = queue(s, "ada")
+        (back,) = queue(s, "ada", now=LATER)
     assert back.card.to_dict() == card.card.to_dict()
     assert (back.reviews, back.lapses, back.learned) == (2, 0, False)
     # the same answers on FSRS alone give the same card
@@ -62,7 +63,7 @@ def test_fsrs_state_round_trips_through_the_store(tmp_path):
 def test_a_missed_puzzle_is_due_again_after_the_fsrs_interval(store):
     _puzzle(store, "failed", T0)
     assert sync(store, "ada", now=T0) == 1
-    (card,) = queue(store, "ada")
+    (card,) = queue(store, "ada", now=LATER)
     expected, _ = scheduler().review_card(Card(due=T0), Rating.Again, T0)
     assert card.due == expected.due > T0
     assert due(store, "ada", now=card.due - timedelta(seconds=1)) == []
@@ -75,13 +76,13 @@ def test_a_missed_puzzle_leaves_the_queue_after_enough_good_answers(store):
     sync(store, "ada", now=T0)
     goods = 0
     intervals = []
-    while queue(store, "ada"):
-        (card,) = queue(store, "ada")
+    while queue(store, "ada", now=LATER):
+        (card,) = queue(store, "ada", now=LATER)
         when = card.due  # answered right when due
         _puzzle(store, "passed", when)
         sync(store, "ada", now=when)
         goods += 1
-        after = queue(store, "ada")
+        after = queue(store, "ada", now=LATER)
         intervals.append((after[0].due - when) if after else None)
         assert goods < 20
     assert 3 <= goods <= 8, goods
@@ -93,7 +94,7 @@ def test_a_missed_puzzle_leaves_the_queue_after_enough_good_answers(store):
     # a later miss brings it back
     _puzzle(store, "failed", T0 + timedelta(days=60))
     sync(store, "ada", now=T0 + timedelta(days=60))
-    (card,) = queue(store, "ada")
+    (card,) = queue(store, "ada", now=LATER)
     assert card.lapses == 1 and not card.learned
 
 
@@ -108,7 +109,7 @@ def test_what_enters_the_queue(store):
     _puzzle(store, "passed", T0, hints=1, pid="hinted")
     store.record(Attempt("ada", "week-1", "item-1", "failed", kind="assignment", finished=T0.isoformat()))
     sync(store, "ada", now=T0)
-    cards = {(c.kind, c.item): c for c in queue(store, "ada")}
+    cards = {(c.kind, c.item): c for c in queue(store, "ada", now=LATER)}
     assert set(cards) == {("level", "freezing/failed-one"), ("level", "freezing/two-stars")}
     assert cards[("level", "freezing/failed-one")].due < cards[("level", "freezing/two-stars")].due  # Again < Hard
 
@@ -117,8 +118,13 @@ def test_overdue_counts_cards_due_before_today(store):
     rate(store, "ada", "puzzle", "c01", Rating.Again, now=T0)
     rate(store, "ada", "puzzle", "c02", Rating.Again, now=T0 + timedelta(days=2))
     later = T0 + timedelta(days=2, hours=1)
-    assert counts(store, "ada", now=later) == {"due": 2, "overdue": 1, "queued": 2}
-    assert counts(store, "bob", now=later) == {"due": 0, "overdue": 0, "queued": 0}
+    assert counts(store, "ada", now=later) == {"due": 2, "overdue": 1, "today": 2, "queued": 2}
+    assert counts(store, "bob", now=later) == {"due": 0, "overdue": 0, "today": 0, "queued": 0}
+    rate(store, "ada", "puzzle", "c03", Rating.Good, now=later)  # a learning step: 10 minutes
+    assert counts(store, "ada", now=later)["today"] == 3
+    card = rate(store, "ada", "puzzle", "c03", Rating.Good, now=later + timedelta(minutes=10))
+    assert card.due.date() > later.date()  # out of learning: due another day
+    assert counts(store, "ada", now=later + timedelta(minutes=10))["today"] == 2
 
 
 def test_naive_times_are_refused(store):
@@ -136,7 +142,7 @@ def test_a_game_mistake_becomes_a_card_and_is_judged_as_the_trainer_does(store, 
     save_mistakes(store, "ada", hand_review, game="hand-7")
     sync(store, "ada", now=T0)
     saved = mistakes(store, "ada")
-    cards = [c for c in queue(store, "ada") if c.kind == "mistake"]
+    cards = [c for c in queue(store, "ada", now=LATER) if c.kind == "mistake"]
     assert sorted(c.item for c in cards) == sorted(m["uid"] for m in saved)
     m = saved[0]
     assert "Find the best move." in question(m) and "S:" in question(m)
@@ -145,7 +151,7 @@ def test_a_game_mistake_becomes_a_card_and_is_judged_as_the_trainer_does(store, 
     with pytest.raises(IllegalActionError) as refused:
         answer_mistake(store, "ada", m["uid"], "meld 3 3 3", now=when)
     assert refused.value.rule.startswith("R-")
-    assert [c.reviews for c in queue(store, "ada") if c.item == m["uid"]] == [1]
+    assert [c.reviews for c in queue(store, "ada", now=LATER) if c.item == m["uid"]] == [1]
     # the move played in the game misses again, explained in words that quote it
     wrong = answer_mistake(store, "ada", m["uid"], m["action"], now=when)
     assert not wrong.solved and wrong.rating == "Again"
@@ -154,6 +160,15 @@ def test_a_game_mistake_becomes_a_card_and_is_judged_as_the_trainer_does(store, 
     right = answer_mistake(store, "ada", m["uid"], m["best"], hints=1, now=wrong.card.due)
     assert right.solved and right.rating == "Hard" and right.grade == "best"
     assert right.card.reviews == 3 and right.card.due > wrong.card.due
+
+
+def test_reading_the_queue_counts_unsynced_answers_and_writes_nothing(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    with ProgressStore(path) as s:
+        _puzzle(s, "failed", T0)
+    with ProgressStore(path, read_only=True) as s:  # the side panel's reading
+        assert [c.item for c in due(s, "ada", now=T0 + timedelta(hours=1))] == ["c01"]
+        assert s.conn.execute("SELECT count(*) FROM review_cards").fetchone()[0] == 0
 
 
 def test_the_command_line_lists_the_due_cards(tmp_path, capsys):

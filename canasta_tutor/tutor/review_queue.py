@@ -19,7 +19,9 @@ stars as Good.
 :func:`sync` reads the attempts and mistakes saved since it last ran (a cursor per learner in
 ``review_sync``) and rates the cards they concern, at the time each attempt finished: an attempt that
 qualifies puts its item in the queue, and any later attempt at an item in the queue rates its card (so a level
-played again from the lesson notebook counts as its review).  A card leaves the queue, ``learned``, when a Good
+played again from the lesson notebook counts as its review).  Reading the queue (:func:`queue`, :func:`due`,
+:func:`counts`) applies those answers in memory without writing, so the side panel, which only reads, counts
+a puzzle missed a moment ago.  A card leaves the queue, ``learned``, when a Good
 answer gives it an interval of :data:`LEARNED_DAYS` days or more (Anki calls such a card mature); a later miss
 of the same item puts it back.
 
@@ -29,10 +31,10 @@ of the same item puts it back.
 >>> t0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 >>> with ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3")) as store:
 ...     _ = store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", finished=t0.isoformat()))
+...     [(c.kind, c.item, str(c.due - t0)) for c in queue(store, "ada", now=t0)]
 ...     sync(store, "ada", now=t0)
-...     [(c.kind, c.item, str(c.due - t0)) for c in queue(store, "ada")]
-1
 [('puzzle', 'c01', '0:01:00')]
+1
 """
 
 from __future__ import annotations
@@ -104,66 +106,50 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"a review card is a {', a '.join(KINDS)}, not {kind[:20]!r}")
 
 
-def _load(store: ProgressStore, lid: int, kind: str, item: str) -> ReviewCard | None:
-    row = store.conn.execute("SELECT card, reviews, lapses, learned FROM review_cards WHERE learner_id = ? AND "
-                             "kind = ? AND item = ?", (lid, kind, item)).fetchone()
-    if row is None:
-        return None
-    return ReviewCard(kind, item, Card.from_json(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+Key = tuple[str, str]
 
 
-def _rate(store: ProgressStore, lid: int, kind: str, item: str, rating: Rating, when: datetime,
-          create: bool = True) -> ReviewCard | None:
-    """Rate one card at ``when`` (making it first when ``create``); inside a transaction."""
-    old = _load(store, lid, kind, item)
+def _learner(store: ProgressStore, learner: str) -> int | None:
+    row = store.conn.execute("SELECT id FROM learners WHERE name = ?", (learner,)).fetchone()
+    return int(row[0]) if row else None
+
+
+def _cards(store: ProgressStore, lid: int) -> dict[Key, ReviewCard]:
+    rows = store.conn.execute("SELECT kind, item, card, reviews, lapses, learned FROM review_cards WHERE "
+                              "learner_id = ?", (lid,)).fetchall()
+    return {(k, i): ReviewCard(k, i, Card.from_json(c), int(r), int(lp), bool(ld)) for k, i, c, r, lp, ld in rows}
+
+
+def _apply(cards: dict[Key, ReviewCard], kind: str, item: str, rating: Rating, when: datetime,
+           create: bool = True) -> bool:
+    """Rate one card in ``cards`` at ``when`` (making it first when ``create``); False when there is none."""
+    old = cards.get((kind, item))
     if old is None and not create:
-        return None
+        return False
     card = old.card if old is not None else Card(due=when)
     last = card.last_review
     if last is not None and when < last:  # an answer saved out of order counts at the card's last review
         when = last
     card, _ = scheduler().review_card(card, rating, when)
-    interval = card.due - when
-    reviews = (old.reviews if old else 0) + 1
+    learned = rating != Rating.Again and card.due - when >= timedelta(days=LEARNED_DAYS)
     lapses = (old.lapses if old else 0) + (rating == Rating.Again and old is not None)
-    learned = rating != Rating.Again and interval >= timedelta(days=LEARNED_DAYS)
-    stamp = _iso(when)
-    store.conn.execute(
-        "INSERT INTO review_cards (learner_id, kind, item, card, due, reviews, lapses, learned, created, updated) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (learner_id, kind, item) DO UPDATE SET card = excluded.card, "
-        "due = excluded.due, reviews = excluded.reviews, lapses = excluded.lapses, learned = excluded.learned, "
-        "updated = excluded.updated",
-        (lid, kind, item, card.to_json(), _iso(card.due), reviews, lapses, int(learned), stamp, stamp))
-    return ReviewCard(kind, item, card, reviews, lapses, learned)
+    cards[(kind, item)] = ReviewCard(kind, item, card, (old.reviews if old else 0) + 1, lapses, learned)
+    return True
 
 
-def rate(store: ProgressStore, learner: str, kind: str, item: str, rating: Rating,
-         now: datetime | None = None) -> ReviewCard:
-    """Rate the learner's card for an item at ``now`` (default: the clock), adding the card if new: one
-    transaction."""
-    _check_kind(kind)
-    when = _utc(now)
-    try:
-        with store.transaction():
-            card = _rate(store, store.learner_id(learner), kind, item, rating, when)
-    except STORE_ERRORS as e:
-        raise store_error(store.path, e) from None
-    assert card is not None
-    return card
-
-
-def _attempt_rating(a: dict[str, Any]) -> tuple[str, str, Rating, bool] | None:
+def _attempt_rating(kind: str, lesson: str, level: str, status: str, stars: int,
+                    hints: int) -> tuple[str, str, Rating, bool] | None:
     """(kind, item, rating, enters the queue) for a saved attempt, or None when it says nothing of an item."""
-    if a["status"] not in ("passed", "failed"):
+    if status not in ("passed", "failed"):
         return None
-    solved = a["status"] == "passed"
-    if a["kind"] == "puzzle":
-        return "puzzle", a["level"], rating_for(solved, a["hints"]), not solved
-    if a["kind"] == "lesson":
+    solved = status == "passed"
+    if kind == "puzzle":
+        return "puzzle", level, rating_for(solved, hints), not solved
+    if kind == "lesson":
         if not solved:
-            return "level", f"{a['lesson']}/{a['level']}", Rating.Again, True
-        full = a["stars"] >= 3
-        return "level", f"{a['lesson']}/{a['level']}", Rating.Good if full else Rating.Hard, not full
+            return "level", f"{lesson}/{level}", Rating.Again, True
+        full = stars >= 3
+        return "level", f"{lesson}/{level}", Rating.Good if full else Rating.Hard, not full
     return None  # an assignment's item is graded, not practised
 
 
@@ -172,7 +158,8 @@ def _when(text: str, fallback: datetime) -> datetime:
         t = datetime.fromisoformat(text)
     except (TypeError, ValueError):
         return fallback
-    return t.astimezone(timezone.utc) if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    t = t.astimezone(timezone.utc) if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    return min(t, fallback)
 
 
 def _cursor(store: ProgressStore, lid: int, source: str) -> int:
@@ -181,71 +168,108 @@ def _cursor(store: ProgressStore, lid: int, source: str) -> int:
     return int(row[0]) if row else 0
 
 
-def _set_cursor(store: ProgressStore, lid: int, source: str, last: int) -> None:
-    store.conn.execute("INSERT INTO review_sync (learner_id, source, last_id) VALUES (?,?,?) ON CONFLICT "
-                       "(learner_id, source) DO UPDATE SET last_id = excluded.last_id", (lid, source, last))
+def _plan(store: ProgressStore, lid: int, now: datetime) -> tuple[dict[Key, ReviewCard], set[Key], dict[str, int]]:
+    """The learner's cards with the attempts and mistakes saved since the last sync applied, in memory: the
+    cards, which of them changed, and the new cursors.  Reads only."""
+    cards = _cards(store, lid)
+    changed: set[Key] = set()
+    last = {"attempts": _cursor(store, lid, "attempts"), "mistakes": _cursor(store, lid, "mistakes")}
+    for aid, kind, lesson, level, status, stars, hints, finished in store.conn.execute(
+            "SELECT id, kind, lesson, level, status, stars, hints, finished FROM attempts WHERE learner_id = ? "
+            "AND id > ? ORDER BY id", (lid, last["attempts"])).fetchall():
+        found = _attempt_rating(kind, lesson, level, status, int(stars), int(hints))
+        if found is not None:
+            k, item, rating, enters = found
+            if _apply(cards, k, item, rating, _when(finished, now), create=enters):
+                changed.add((k, item))
+        last["attempts"] = int(aid)
+    for mid, uid, created in store.conn.execute(
+            "SELECT id, uid, created FROM review_mistakes WHERE learner_id = ? AND id > ? ORDER BY id",
+            (lid, last["mistakes"])).fetchall():
+        _apply(cards, "mistake", uid, Rating.Again, _when(created, now))
+        changed.add(("mistake", uid))
+        last["mistakes"] = int(mid)
+    return cards, changed, last
+
+
+def _write(store: ProgressStore, lid: int, cards: dict[Key, ReviewCard], changed: set[Key],
+           cursors: dict[str, int] | None = None) -> None:
+    for key in sorted(changed):
+        c = cards[key]
+        stamp = _iso(c.card.last_review or c.card.due)
+        store.conn.execute(
+            "INSERT INTO review_cards (learner_id, kind, item, card, due, reviews, lapses, learned, created, "
+            "updated) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (learner_id, kind, item) DO UPDATE SET "
+            "card = excluded.card, due = excluded.due, reviews = excluded.reviews, lapses = excluded.lapses, "
+            "learned = excluded.learned, updated = excluded.updated",
+            (lid, c.kind, c.item, c.card.to_json(), _iso(c.card.due), c.reviews, c.lapses, int(c.learned), stamp,
+             stamp))
+    for source, last in (cursors or {}).items():
+        store.conn.execute("INSERT INTO review_sync (learner_id, source, last_id) VALUES (?,?,?) ON CONFLICT "
+                           "(learner_id, source) DO UPDATE SET last_id = excluded.last_id", (lid, source, last))
 
 
 def sync(store: ProgressStore, learner: str, now: datetime | None = None) -> int:
-    """Read the learner's attempts and review mistakes saved since the last sync into the queue (one
-    transaction); returns how many cards were rated.  Each is rated at the time its attempt finished (a
-    mistake: when it was saved), never later than ``now``."""
+    """Write the attempts and review mistakes saved since the last sync into the learner's cards (one
+    transaction); returns how many cards changed.  Each answer counts at the time its attempt finished (a
+    mistake: when it was saved), never later than ``now``.  Reading the queue does not need it
+    (:func:`queue` applies them in memory); it keeps the store's cards current."""
     when = _utc(now)
-    rated = 0
     try:
         with store.transaction():
             lid = store.learner_id(learner)
-            last = _cursor(store, lid, "attempts")
-            rows = store.conn.execute("SELECT id, kind, lesson, level, status, stars, hints, finished FROM attempts "
-                                      "WHERE learner_id = ? AND id > ? ORDER BY id", (lid, last)).fetchall()
-            for aid, kind, lesson, level, status, stars, hints, finished in rows:
-                found = _attempt_rating({"kind": kind, "lesson": lesson, "level": level, "status": status,
-                                         "stars": stars, "hints": hints})
-                if found is not None:
-                    k, item, rating, enters = found
-                    at = min(_when(finished, when), when)
-                    rated += _rate(store, lid, k, item, rating, at, create=enters) is not None
-                last = aid
-            _set_cursor(store, lid, "attempts", last)
-            last = _cursor(store, lid, "mistakes")
-            for mid, uid, created in store.conn.execute(
-                    "SELECT id, uid, created FROM review_mistakes WHERE learner_id = ? AND id > ? ORDER BY id",
-                    (lid, last)).fetchall():
-                _rate(store, lid, "mistake", uid, Rating.Again, min(_when(created, when), when))
-                rated += 1
-                last = mid
-            _set_cursor(store, lid, "mistakes", last)
+            cards, changed, cursors = _plan(store, lid, when)
+            _write(store, lid, cards, changed, cursors)
     except STORE_ERRORS as e:
         raise store_error(store.path, e) from None
-    return rated
+    return len(changed)
 
 
-def queue(store: ProgressStore, learner: str) -> list[ReviewCard]:
-    """The learner's cards still in the queue (not learned), the soonest due first."""
+def rate(store: ProgressStore, learner: str, kind: str, item: str, rating: Rating,
+         now: datetime | None = None) -> ReviewCard:
+    """Rate the learner's card for an item at ``now`` (default: the clock), adding the card if new, after the
+    answers saved since the last sync: one transaction."""
+    _check_kind(kind)
+    when = _utc(now)
     try:
-        rows = store.conn.execute(
-            "SELECT c.kind, c.item, c.card, c.reviews, c.lapses, c.learned FROM review_cards c JOIN learners l ON "
-            "l.id = c.learner_id WHERE l.name = ? AND c.learned = 0 ORDER BY c.due, c.kind, c.item",
-            (learner,)).fetchall()
+        with store.transaction():
+            lid = store.learner_id(learner)
+            cards, changed, cursors = _plan(store, lid, when)
+            _apply(cards, kind, item, rating, when)
+            _write(store, lid, cards, changed | {(kind, item)}, cursors)
     except STORE_ERRORS as e:
         raise store_error(store.path, e) from None
-    return [ReviewCard(k, i, Card.from_json(c), int(r), int(lp), bool(ld)) for k, i, c, r, lp, ld in rows]
+    return cards[(kind, item)]
+
+
+def queue(store: ProgressStore, learner: str, now: datetime | None = None) -> list[ReviewCard]:
+    """The learner's cards still in the queue (not learned), the soonest due first, with the answers saved since
+    the last sync applied (in memory: reading never writes, so a read-only store works too)."""
+    when = _utc(now)
+    try:
+        lid = _learner(store, learner)
+        if lid is None:
+            return []
+        cards, _, _ = _plan(store, lid, when)
+    except STORE_ERRORS as e:
+        raise store_error(store.path, e) from None
+    return sorted((c for c in cards.values() if not c.learned), key=lambda c: (c.due, c.kind, c.item))
 
 
 def due(store: ProgressStore, learner: str, now: datetime | None = None) -> list[ReviewCard]:
     """The learner's cards due at ``now`` (default: the clock), the longest due first."""
     when = _utc(now)
-    return [c for c in queue(store, learner) if c.due <= when]
+    return [c for c in queue(store, learner, when) if c.due <= when]
 
 
 def counts(store: ProgressStore, learner: str, now: datetime | None = None) -> dict[str, int]:
-    """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``queued``: all the
-    cards still in the queue."""
+    """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``today``: cards due
+    before today ends (UTC); ``queued``: all the cards still in the queue."""
     when = _utc(now)
     today = when.replace(hour=0, minute=0, second=0, microsecond=0)
-    cards = queue(store, learner)
+    cards = queue(store, learner, when)
     return {"due": sum(c.due <= when for c in cards), "overdue": sum(c.due < today for c in cards),
-            "queued": len(cards)}
+            "today": sum(c.due < today + timedelta(days=1) for c in cards), "queued": len(cards)}
 
 
 __all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "counts", "due", "queue", "rate", "rating_for", "scheduler",
