@@ -95,8 +95,10 @@ function render({ model, el: host }) {
     if (worst.length) {
       root.appendChild(el("div", "cr-subtitle", "The costliest decisions"));
       for (const d of worst) {
-        const p = el("p", "cr-explanation", d.explanation);
+        const p = el("p", "cr-explanation");
         p.dataset.ply = String(d.ply);
+        p.appendChild(el("b", "cr-label", `Hand ${d.hand}, ${d.action} (${d.grade}): `));
+        p.appendChild(el("span", "", d.explanation));
         root.appendChild(p);
       }
     } else {
