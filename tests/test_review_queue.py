@@ -182,3 +182,21 @@ def test_the_command_line_lists_the_due_cards(tmp_path, capsys):
     assert main(["review", "answer", "nope", "discard 7", "--learner", "ada", "--store", str(path)]) == 2
     assert "no saved mistake 'nope'" in capsys.readouterr().err
     assert main(["review", "due", "extra", "--store", str(path)]) == 2
+
+
+def test_the_class_report_shows_each_students_cards_due_and_overdue(tmp_path):
+    from canasta_tutor.tutor.classes.report import ClassReport
+
+    path = tmp_path / "course.sqlite3"
+    with ProgressStore(path) as s:
+        for who in ("ann", "bob"):
+            s.add_learner(who)
+        _puzzle(s, "failed", T0)  # ada: one missed puzzle
+        s.record(Attempt("bob", "freezing", "one", "passed", stars=2, finished=(T0 + timedelta(days=3)).isoformat()))
+        s.record(Attempt("bob", "freezing", "two", "passed", stars=3, finished=T0.isoformat()))
+    with ClassReport(path) as report:
+        q = report.review_queue(now=T0 + timedelta(days=3, hours=1))
+        assert q.loc["ada"].to_dict() == {"due": 1, "overdue": 1, "queued": 1}
+        assert q.loc["bob"].to_dict() == {"due": 1, "overdue": 0, "queued": 1}
+        assert q.loc["ann"].to_dict() == {"due": 0, "overdue": 0, "queued": 0}
+        assert "review_overdue" in report.to_html() and "review_due" in report.text()

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fsrs import Card, Rating, Scheduler
@@ -262,15 +263,40 @@ def due(store: ProgressStore, learner: str, now: datetime | None = None) -> list
     return [c for c in queue(store, learner, when) if c.due <= when]
 
 
-def counts(store: ProgressStore, learner: str, now: datetime | None = None) -> dict[str, int]:
+def tally(cards: Iterable[ReviewCard], now: datetime | None = None) -> dict[str, int]:
     """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``today``: cards due
-    before today ends (UTC); ``queued``: all the cards still in the queue."""
+    before today ends (UTC); ``queued``: all the cards still in the queue (learned cards are not counted)."""
     when = _utc(now)
     today = when.replace(hour=0, minute=0, second=0, microsecond=0)
-    cards = queue(store, learner, when)
-    return {"due": sum(c.due <= when for c in cards), "overdue": sum(c.due < today for c in cards),
-            "today": sum(c.due < today + timedelta(days=1) for c in cards), "queued": len(cards)}
+    left = [c for c in cards if not c.learned]
+    return {"due": sum(c.due <= when for c in left), "overdue": sum(c.due < today for c in left),
+            "today": sum(c.due < today + timedelta(days=1) for c in left), "queued": len(left)}
 
 
-__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "counts", "due", "queue", "rate", "rating_for", "scheduler",
-           "sync"]
+def counts(store: ProgressStore, learner: str, now: datetime | None = None) -> dict[str, int]:
+    """The learner's queue in figures (see :func:`tally`)."""
+    when = _utc(now)
+    return tally(queue(store, learner, when), when)
+
+
+def cards_from_attempts(attempts: Iterable[Mapping[str, Any]], now: datetime | None = None) -> list[ReviewCard]:
+    """The cards one learner's attempts (oldest first; ``kind``, ``lesson``, ``level``, ``status``, ``stars``,
+    ``hints``, ``finished`` as a datetime or ISO text) give, in memory: the class report's view of a student's
+    queue.  Only the levels and puzzles: a game review's mistakes stay in the learner's own store."""
+    when = _utc(now)
+    cards: dict[Key, ReviewCard] = {}
+    for a in attempts:
+        found = _attempt_rating(str(a["kind"]), str(a["lesson"]), str(a["level"]), str(a["status"]),
+                                int(a["stars"]), int(a["hints"]))
+        if found is None:
+            continue
+        finished = a["finished"]
+        at = min(_utc(finished), when) if isinstance(finished, datetime) and finished.tzinfo else \
+            _when(str(finished), when)
+        k, item, rating, enters = found
+        _apply(cards, k, item, rating, at, create=enters)
+    return list(cards.values())
+
+
+__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "cards_from_attempts", "counts", "due", "queue", "rate",
+           "rating_for", "scheduler", "sync", "tally"]
