@@ -123,7 +123,9 @@ class QueuePanel(anywidget.AnyWidget):
             self._sync()
             return self._message
         card = self.cards[self.index]
-        self._card = {"kind": card.kind, "item": card.item, "reviews": card.reviews}
+        titles = {"mistake": "A mistake from your game", "puzzle": f"Puzzle {card.item}",
+                  "level": "Lesson {}, level {}".format(*card.item.partition("/")[::2])}
+        self._card = {"kind": card.kind, "item": card.item, "reviews": card.reviews, "title": titles[card.kind]}
         if card.kind == "mistake":
             return self._open_mistake(card)
         self._status = "elsewhere"

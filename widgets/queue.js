@@ -37,7 +37,7 @@ function render({ model, el: host }) {
     head.appendChild(r);
     root.appendChild(head);
     if (v.card && v.card.kind) {
-      const c = el("div", "cq-card", `${v.card.kind}: ${v.card.item}`);
+      const c = el("div", "cq-card", v.card.title);
       c.dataset.kind = v.card.kind;
       root.appendChild(c);
     }

@@ -4,7 +4,8 @@ The notebook sets the table at South's last decision of the recorded hand ``test
 puts the Review panel under it.  Only by clicks: South discards the joker (the bots then play the hand to its
 end), the panel reviews the hand by itself, in the background, and shows South's decisions graded with the
 costliest explained in words; "Try again from here" on a mistake opens that position at the table; "Back to
-the game" returns; "Save" puts the mistakes in the review queue, and a kernel cell finds them there.
+the game" returns; "Save" puts the mistakes in the review queue, a kernel cell finds them there, and the
+queue panel under a second table opens the saved mistake at that table.
 """
 
 from __future__ import annotations
@@ -39,11 +40,17 @@ def _notebook(last_s: int) -> dict:
         "table"
     )
     panel = "panel = ReviewPanel(table, samples=24, store='review-test.sqlite3')\npanel"
+    practice = ("from datetime import datetime, timezone\n"
+                "from canasta_tutor.queue_widget import QueuePanel\n"
+                "practice = CanastaTable(seed=3, bot_delay=0)\n"
+                "practice")
+    # the queue read as of a later day: a card saved now is due one minute later
+    queue = "QueuePanel(practice, store='review-test.sqlite3', now=datetime(2031, 1, 1, tzinfo=timezone.utc))"
 
     def cell(src: str) -> dict:
         return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": src}
 
-    return {"cells": [cell(setup), cell(panel)], "metadata": {"kernelspec": {"name": "python3", "language": "python",
+    return {"cells": [cell(setup), cell(panel), cell(practice), cell(queue)], "metadata": {"kernelspec": {"name": "python3", "language": "python",
             "display_name": "Python 3 (ipykernel)"}}, "nbformat": 4, "nbformat_minor": 5}
 
 
@@ -96,3 +103,15 @@ def test_review_a_hand_retry_a_decision_and_find_it_in_the_queue(lab, jupyter_se
                              "with ProgressStore('review-test.sqlite3') as s:\n"
                              "    print(sorted({c.kind for c in queue(s, 'learner')}), len(queue(s, 'learner')))")
     assert out.strip() == f"['mistake'] {n}"
+
+    # the review queue at the table: the saved mistake is there, and opens where it arose
+    q = page.locator(".jp-OutputArea-output .cq-root").first
+    expect(q).to_have_attribute("data-status", "empty")
+    q.locator('button[data-cq="reload"]').click()
+    expect(q).to_have_attribute("data-count", str(n))
+    q.locator('button[data-cq="next"]').click()
+    expect(q.locator(".cq-card")).to_have_attribute("data-kind", "mistake")
+    practice = page.locator(".jp-OutputArea-output .ct-root").nth(1)
+    expect(practice.locator(".ct-message")).to_contain_text("From your game (table, hand 1)")
+    q.scroll_into_view_if_needed()
+    lab.screenshot("review-queue")
