@@ -50,8 +50,9 @@ def _notebook(last_s: int) -> dict:
     def cell(src: str) -> dict:
         return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": src}
 
-    return {"cells": [cell(setup), cell(panel), cell(practice), cell(queue)], "metadata": {"kernelspec": {"name": "python3", "language": "python",
-            "display_name": "Python 3 (ipykernel)"}}, "nbformat": 4, "nbformat_minor": 5}
+    kernel = {"name": "python3", "language": "python", "display_name": "Python 3 (ipykernel)"}
+    return {"cells": [cell(setup), cell(panel), cell(practice), cell(queue)], "metadata": {"kernelspec": kernel},
+            "nbformat": 4, "nbformat_minor": 5}
 
 
 def test_review_a_hand_retry_a_decision_and_find_it_in_the_queue(lab, jupyter_server, artifacts_dir):
