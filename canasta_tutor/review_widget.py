@@ -12,7 +12,7 @@ HTML, so nothing a record holds can run as markup) and sends intents:
   ``{"intent": "back"}`` returns to the game;
 - ``{"intent": "save"}``: keep the review's mistakes and blunders in the progress store and bring the review
   queue up to date (:mod:`canasta_tutor.tutor.review_queue`): the panel then says how many cards the
-  learner has in the queue.
+  learner has in the queue.  A panel with a store does this by itself when a review is done (``autosave``).
 
 >>> from canasta_tutor.record import load_record, replay
 >>> from canasta_tutor.widget import CanastaTable
@@ -67,8 +67,8 @@ class ReviewPanel(anywidget.AnyWidget):
 
     ``seed`` and ``samples`` size the review's searches (default: the table's seed and the hint's own race);
     ``auto`` starts a review when a hand ends; ``learner`` (``"learner"``, as the lesson and puzzle widgets save
-    for) and ``store`` say where "save" keeps the mistakes (``store``: a progress store's path, None for the
-    learner's own, False for none)."""
+    for) and ``store`` say where the mistakes are kept (``store``: a progress store's path, None for the
+    learner's own, False for none); ``autosave`` keeps them as soon as a review is done (else on "save")."""
 
     _esm = asset_path("review.js")
     _css = asset_path("review.css")
@@ -77,13 +77,14 @@ class ReviewPanel(anywidget.AnyWidget):
 
     def __init__(self, table: CanastaTable, seed: int | None = None, samples: int | None = None,
                  auto: bool = True, learner: str = "learner", store: str | Path | bool | None = None,
-                 **kwargs: Any) -> None:
+                 autosave: bool = True, **kwargs: Any) -> None:
         self.table = table
         self.seed = table.seed if seed is None else seed
         self.samples = samples
         self.auto = auto
         self.learner = learner
         self.store = store
+        self.autosave = autosave
         self.review: Review | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -179,7 +180,10 @@ class ReviewPanel(anywidget.AnyWidget):
             return
         self.review = review
         n = len(review.decisions)
-        self._set("done", n, n, f"Hand {hand}: {n} decisions graded ({review.forced} forced moves not graded).")
+        said = f"Hand {hand}: {n} decisions graded ({review.forced} forced moves not graded)."
+        self._set("done", n, n, said)
+        if self.autosave and self.store is not False:
+            self.save(said)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for a running review; True when none is running any more."""
@@ -214,8 +218,9 @@ class ReviewPanel(anywidget.AnyWidget):
         self._sync()
         return "Back to the game."
 
-    def save(self) -> str:
-        """Keep the review's mistakes in the progress store and bring the review queue up to date."""
+    def save(self, lead: str = "") -> str:
+        """Keep the review's mistakes in the progress store and bring the review queue up to date (``lead``
+        goes before what the panel then says)."""
         if self.review is None:
             return "[refused] Review a hand first."
         if self.store is False:
@@ -231,11 +236,12 @@ class ReviewPanel(anywidget.AnyWidget):
                 sync(store, learner)
                 self._queued = len(queue(store, learner))
         except (ProgressStoreError, ValueError) as e:
-            self._set("done", len(self.review.decisions), len(self.review.decisions), f"Not saved: {e}")
+            n = len(self.review.decisions)
+            self._set("done", n, n, f"{lead} Not saved: {e}".strip())
             return self._status[3]
         n = len(self.review.decisions)
-        self._set("done", n, n, f"Saved {new} new mistake{'' if new == 1 else 's'}: {self._queued} cards in your "
-                  "review queue.")
+        said = f"Saved {new} new mistake{'' if new == 1 else 's'}: {self._queued} cards in your review queue."
+        self._set("done", n, n, f"{lead} {said}".strip())
         return self._status[3]
 
     # ------------------------------------------------------------ the table

@@ -121,3 +121,15 @@ def test_a_table_with_no_record_says_so():
     panel.handle({"intent": "review"})
     panel.wait(60)
     assert panel.view["status"] == "error" and panel.view["message"]
+
+
+def test_a_panel_with_a_store_keeps_the_mistakes_when_its_review_is_done(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    panel = ReviewPanel(_table(), samples=SAMPLES, store=path, learner="ada")  # the hand is over: it reviews
+    assert panel.wait(300)
+    n = len(panel.review.mistakes)
+    assert n >= 1 and panel.view["queued"] == n
+    assert re.match(r"Hand 1: \d+ decisions graded \(\d+ forced moves not graded\)\. Saved \d+ new mistakes?: "
+                    r"\d+ cards in your review queue\.$", panel.view["message"])
+    with ProgressStore(path) as store:
+        assert len(queue(store, "ada")) == n
