@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from fsrs import Card, Rating
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from canasta_tutor.cli import main
 from canasta_tutor.errors import IllegalActionError
@@ -200,3 +202,24 @@ def test_the_class_report_shows_each_students_cards_due_and_overdue(tmp_path):
         assert q.loc["bob"].to_dict() == {"due": 1, "overdue": 0, "queued": 1}
         assert q.loc["ann"].to_dict() == {"due": 0, "overdue": 0, "queued": 0}
         assert "review_overdue" in report.to_html() and "review_due" in report.text()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(answers=st.lists(st.tuples(st.sampled_from([Rating.Again, Rating.Hard, Rating.Good]),
+                                  st.integers(min_value=0, max_value=60 * 24 * 90)), min_size=1, max_size=12))
+def test_any_answers_round_trip_through_the_store_as_fsrs_gives_them(tmp_path, answers):
+    """Whatever the answers and whenever they come, the card read back from the store is FSRS's own, it is
+    never due before its last answer, and a learned card is one a Good or Hard answer gave 21 days or more."""
+    path = tmp_path / f"p{len(list(tmp_path.iterdir()))}.sqlite3"
+    card, when = Card(card_id=0, due=T0), T0
+    with ProgressStore(path) as s:
+        for rating, minutes in answers:
+            when += timedelta(minutes=minutes)
+            card, _ = scheduler().review_card(card, rating, when)
+            got = rate(s, "ada", "puzzle", "p", rating, now=when)
+            assert got.card.to_dict() == card.to_dict()
+            assert got.due >= when
+            assert got.learned == (rating != Rating.Again and card.due - when >= timedelta(days=LEARNED_DAYS))
+    with ProgressStore(path) as s:
+        left = queue(s, "ada", now=LATER)
+        assert [c.card.to_dict() for c in left] == ([] if got.learned else [card.to_dict()])

@@ -127,7 +127,8 @@ def _apply(cards: dict[Key, ReviewCard], kind: str, item: str, rating: Rating, w
     old = cards.get((kind, item))
     if old is None and not create:
         return False
-    card = old.card if old is not None else Card(due=when)
+    # card_id 0, not one from the clock: the same answers give the same store
+    card = old.card if old is not None else Card(card_id=0, due=when)
     last = card.last_review
     if last is not None and when < last:  # an answer saved out of order counts at the card's last review
         when = last
