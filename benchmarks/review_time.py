@@ -27,9 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import RulesOfThumbBot  # noqa: E402
-from canasta_tutor.game import Game  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
-from canasta_tutor.record import format_record, parse_record  # noqa: E402
+from canasta_tutor.engine.game import Game  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
+from canasta_tutor.notation.record import format_record, parse_record  # noqa: E402
 from canasta_tutor.tutor.review import review_record  # noqa: E402
 
 #: how often South plays a random legal action instead of the rules of thumb's

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.queue_widget import QueuePanel
-from canasta_tutor.record import load_record
+from canasta_tutor.ui.queue import QueuePanel
+from canasta_tutor.notation.record import load_record
 from canasta_tutor.tutor.progress import Attempt, ProgressStore
 from canasta_tutor.tutor.review import review_record
 from canasta_tutor.tutor.review_store import mistakes, save_mistakes
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.table import CanastaTable
 
 RECORD = Path(__file__).resolve().parent / "review" / "hand-7.txt"
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
-from canasta_tutor.errors import NotationError
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
-from canasta_tutor.record import load_record, parse_record
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import NotationError
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.notation.record import load_record, parse_record
 from canasta_tutor.tutor.progress import ProgressStore, ProgressStoreError
 from canasta_tutor.tutor.review import (ACCURACY_WORDS, Decision, Review, ReviewError, accuracy, costliest,
                                         decision_points, review_record)

@@ -14,9 +14,9 @@ from fsrs import Card, Rating
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor.cli import main
-from canasta_tutor.errors import IllegalActionError
-from canasta_tutor.record import load_record
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import IllegalActionError
+from canasta_tutor.notation.record import load_record
 from canasta_tutor.tutor.progress import Attempt, ProgressStore
 from canasta_tutor.tutor.review import review_record
 from canasta_tutor.tutor.review_practice import answer_mistake, question

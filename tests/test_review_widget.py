@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.record import load_record, parse_record, replay
-from canasta_tutor.review_widget import ReviewPanel, review_view
-from canasta_tutor.state import HAND_OVER
+from canasta_tutor.notation.record import load_record, parse_record, replay
+from canasta_tutor.ui.review import ReviewPanel, review_view
+from canasta_tutor.engine.state import HAND_OVER
 from canasta_tutor.tutor.progress import ProgressStore
 from canasta_tutor.tutor.review_queue import queue
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.table import CanastaTable
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "review" / "hand-7.txt"
@@ -101,7 +101,7 @@ def test_a_review_starts_when_the_hand_ends_and_the_table_stays_usable():
     panel = ReviewPanel(table, samples=SAMPLES, store=False)
     assert panel.view["status"] == "idle"
     move = parse_record(RECORD.read_text()).actions[last_s][1]
-    from canasta_tutor.actions import format_action
+    from canasta_tutor.notation.actions import format_action
 
     table.play(format_action(move))  # the bots then play the hand to its end
     assert table.state.phase == HAND_OVER
@@ -114,7 +114,7 @@ def test_a_review_starts_when_the_hand_ends_and_the_table_stays_usable():
 
 
 def test_a_table_with_no_record_says_so():
-    from canasta_tutor.position import parse_position
+    from canasta_tutor.notation.position import parse_position
 
     state = parse_position((HERE / "golden" / "hints" / "01-frozen-by-wild-card.txt").read_text())
     panel = ReviewPanel(CanastaTable(state=state, bot_delay=0), auto=False, store=False)

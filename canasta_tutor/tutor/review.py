@@ -1,7 +1,7 @@
 """Game review: every decision a learner made in a game, graded from what they could see at the time.
 
 :func:`review_record` replays a game record and, before each action of the learner's seat, takes the
-learner's observation (:func:`~canasta_tutor.observer.observe`: their own hand, the public cards, what they
+learner's observation (:func:`~canasta_tutor.engine.observer.observe`: their own hand, the public cards, what they
 know of the others' hands; never a hidden card).  Each action played where more than one was legal is a
 *decision*; a forced action (one legal action, such as a draw when the pack may not be taken) is counted but
 not graded.  Each decision is graded by :func:`canasta_tutor.hint.grade` against the hint's own best on the
@@ -32,12 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import format_action
-from ..errors import CanastaError
-from ..observer import Observation, observe
-from ..position import format_position
-from ..record import Record, format_record, parse_record, replay
-from ..state import Action, State
+from ..notation.actions import format_action
+from ..engine.errors import CanastaError
+from ..engine.observer import Observation, observe
+from ..notation.position import format_position
+from ..notation.record import Record, format_record, parse_record, replay
+from ..engine.state import Action, State
 
 #: grades that go to the progress store and into the review queue
 MISTAKE_GRADES = ("mistake", "blunder")
@@ -191,8 +191,8 @@ class _Spot:
 
 def decision_points(record: Record, seat: str) -> tuple[list[_Spot], int, list[int]]:
     """Replay ``record`` and return the seat's decisions (with the state before each), the number of its forced
-    actions and the hands it acted in.  The record is checked first (:func:`~canasta_tutor.record.replay`): an
-    illegal action raises its :class:`~canasta_tutor.errors.NotationError`, naming the line."""
+    actions and the hands it acted in.  The record is checked first (:func:`~canasta_tutor.notation.record.replay`): an
+    illegal action raises its :class:`~canasta_tutor.engine.errors.NotationError`, naming the line."""
     replay(record, check_result=False)
     state = record.initial_state()
     if seat not in state.variant.seats:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..actions import format_action, parse_action
-from ..errors import IllegalActionError
-from ..observer import Observation, observe
-from ..position import format_position
+from ..notation.actions import format_action, parse_action
+from ..engine.errors import IllegalActionError
+from ..engine.observer import Observation, observe
+from ..notation.position import format_position
 from .progress import STORE_ERRORS, ProgressStore, store_error
 from .review import Decision, explain_decision, replay_to
 from .review_queue import ReviewCard, rate, rating_for
@@ -73,8 +73,8 @@ def answer_mistake(store: ProgressStore, learner: str, uid: str, move: str, hint
                    now: datetime | None = None) -> Answer:
     """Judge ``move`` (an action's text, such as ``discard 7``) on the mistake card ``uid`` and rate the card.
 
-    Raises :class:`~canasta_tutor.errors.NotationError` for text that is no action and
-    :class:`~canasta_tutor.errors.IllegalActionError` (the engine's rule and reason) for an illegal move:
+    Raises :class:`~canasta_tutor.engine.errors.NotationError` for text that is no action and
+    :class:`~canasta_tutor.engine.errors.IllegalActionError` (the engine's rule and reason) for an illegal move:
     neither rates the card."""
     from ..hint import grade
 

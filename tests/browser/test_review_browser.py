@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 from table_page import Table, kernel_print
 
-from canasta_tutor.record import load_record
+from canasta_tutor.notation.record import load_record
 
 pytestmark = pytest.mark.browser
 
@@ -29,9 +29,9 @@ REVIEW_TIMEOUT_MS = 240_000  # the review itself: a few CPU seconds, more on a b
 
 def _notebook(last_s: int) -> dict:
     setup = (
-        "from canasta_tutor.record import load_record, replay\n"
-        "from canasta_tutor.review_widget import ReviewPanel\n"
-        "from canasta_tutor.widget import CanastaTable\n"
+        "from canasta_tutor.notation.record import load_record, replay\n"
+        "from canasta_tutor.ui.review import ReviewPanel\n"
+        "from canasta_tutor.ui.table import CanastaTable\n"
         "\n"
         "record = load_record('hand-7.txt')\n"
         f"record.actions, record.action_lines, record.result = record.actions[:{last_s}], "
@@ -41,7 +41,7 @@ def _notebook(last_s: int) -> dict:
     )
     panel = "panel = ReviewPanel(table, samples=24, store='review-test.sqlite3')\npanel"
     practice = ("from datetime import datetime, timezone\n"
-                "from canasta_tutor.queue_widget import QueuePanel\n"
+                "from canasta_tutor.ui.queue import QueuePanel\n"
                 "practice = CanastaTable(seed=3, bot_delay=0)\n"
                 "practice")
     # the queue read as of a later day: a card saved now is due one minute later
