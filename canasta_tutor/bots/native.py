@@ -195,7 +195,8 @@ def rewrite(source: str, module: str, held: Collection[str], root: Path = ROOT) 
     becomes an absolute import, of the copy where ``held`` holds the module, else of the pure package.  The
     other lines are kept as written, and so are the line numbers.
 
-    >>> src = "from ..engine.observer import Observation\\nfrom .rules_of_thumb import (decide,\\n    take_cost)\\nx = 1\\n"
+    >>> src = ("from ..engine.observer import Observation\\nfrom .rules_of_thumb import (decide,\\n"
+    ...        "    take_cost)\\nx = 1\\n")
     >>> print(rewrite(src, "bots.expert", {"bots.expert", "bots.rules_of_thumb"}), end="")
     from canasta_tutor.engine.observer import Observation
     from canasta_tutor._fast.bots.rules_of_thumb import decide, take_cost
