@@ -214,3 +214,24 @@ def test_the_command_line_deals_and_plays_five_handed(capsys: pytest.CaptureFixt
     assert main(["match", "--variant", "five-handed", "rules-of-thumb", "random", "--deals", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["variant"] == "five-handed" and report["deals"] == 1
+
+
+def test_the_hint_is_classics_on_the_same_hand() -> None:
+    """R-FIVE-1: a five-handed hand is a classic hand deal for deal, with classic's search budget and
+    evaluation weights, so the hint gives the very answer it gives in the classic game (its latency and its
+    agreement with a longer search are classic's)."""
+    from canasta_tutor.engine.observer import observe
+    from canasta_tutor.hint import hint
+
+    assert (FIVE.hint_playouts, FIVE.hint_min_round, FIVE.playout_turns) == (
+        CLASSIC.hint_playouts, CLASSIC.hint_min_round, CLASSIC.playout_turns)
+    classic = Game().new_initial_state(seed=4, dealer="W")
+    five = Game(variant="five-handed").new_initial_state(seed=4, dealer="W")
+    for _ in range(5):
+        action = rot_policy(classic, classic.actor)
+        classic.apply(action)
+        five.apply(action)
+    assert classic.hands == five.hands and classic.actor == five.actor
+    a = hint(observe(classic, classic.actor), seed=0)
+    b = hint(observe(five, five.actor), seed=0)
+    assert (a.best, a.value, a.stderr, a.plan, a.explanation) == (b.best, b.value, b.stderr, b.plan, b.explanation)
