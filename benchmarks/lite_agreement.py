@@ -100,9 +100,10 @@ def main() -> None:
         with args.save.open("w", encoding="utf-8") as f:
             for r in rows:
                 o = r["oracle"]
-                f.write(json.dumps({"phase": r["phase"], "picks": {str(b): format_action(a) for b, a in r["picks"].items()},
-                                    "oracle_best": format_action(o.best), "lead": round(o.lead, 2),
-                                    "half_width": round(o.lead_half_width, 2), "clear": o.clear}) + "\n")
+                picks = {str(b): format_action(a) for b, a in r["picks"].items()}
+                f.write(json.dumps({"phase": r["phase"], "picks": picks, "oracle_best": format_action(o.best),
+                                    "lead": round(o.lead, 2), "half_width": round(o.lead_half_width, 2),
+                                    "clear": o.clear}) + "\n")
     if args.json:
         print(json.dumps(result))
         return

@@ -73,7 +73,7 @@ class BuildError(RuntimeError):
 
 def run(cmd: list[str], **kw: Any) -> None:
     print("+", " ".join(cmd), flush=True)
-    done = subprocess.run(cmd, **kw)
+    done = subprocess.run(cmd, check=False, **kw)
     if done.returncode:
         raise BuildError(f"{cmd[0]} exited with {done.returncode}: {' '.join(cmd)}")
 
