@@ -341,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .class_cli import register as register_class  # the class subcommand (teacher's tools)
 
     register_class(sub, common)
+    from .progress_cli import register as register_progress  # progress import (the browser's store)
+
+    register_progress(sub, common)
     return p
 
 

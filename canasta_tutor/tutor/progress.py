@@ -64,6 +64,9 @@ SCHEMA_VERSION = 3
 ENV_VAR = "CANASTA_TUTOR_PROGRESS"
 #: the store's file name inside a course folder (:func:`course_path`)
 COURSE_FILE = "progress.sqlite3"
+#: called with the connection after each committed transaction of any store (the browser's copy of the
+#: learner's store is written there: :mod:`canasta_tutor.tutor.browser`)
+AFTER_COMMIT: list[Callable[[sqlite3.Connection], None]] = []
 #: what an attempt's action row may be
 ACTION_KINDS = ("action", "refused", "wrong", "hint", "reply")
 
@@ -644,6 +647,9 @@ def open_learner_store(path: str | Path | None = None) -> tuple[ProgressStore | 
     a full disk...); ``(None, note)`` when it cannot be used at all.  The note says, in one line, that
     progress will not be saved and SQLite's reason, so the widget plays on and says so."""
     target = Path(path) if path is not None else default_path()
+    if sys.platform == "emscripten":  # in a browser tab: the store is kept in the browser's drive
+        from .browser import keep_in_browser
+        keep_in_browser(target)
     try:
         return ProgressStore(target), ""
     except ProgressStoreError as e:
@@ -674,6 +680,8 @@ class _Transaction:
         except sqlite3.Error:  # a full disk or a lock at the commit: nothing of it is kept
             self._rollback()
             raise
+        for hook in AFTER_COMMIT:
+            hook(self.conn)
 
     def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite may have rolled back on its own after a full
