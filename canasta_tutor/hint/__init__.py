@@ -142,6 +142,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import native
+from . import budget
 from ..actions import format_action
 from ..bots import expert
 from ..bots.expert import RACE_MIN_ROUND, Estimate, candidate_actions, summarize
@@ -491,7 +492,7 @@ def race_budget(variant: Variant) -> int:
     >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
     (1600, 24)
     """
-    return variant.hint_playouts or DEFAULT_PLAYOUTS
+    return budget.scaled(variant.hint_playouts or DEFAULT_PLAYOUTS)  # a share of it in the browser (budget.py)
 
 
 def compiled_search(variant: Variant) -> bool:
