@@ -288,7 +288,8 @@ def build(force: bool = False) -> None:
     check(OUT)
     stamp.write_text(digest + "\n", encoding="utf-8")
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
-    print(f"built {OUT.relative_to(ROOT)}: {size / 2**20:.1f} MiB in {sum(1 for _ in OUT.rglob('*'))} files")
+    files = sum(1 for p in OUT.rglob("*") if p.is_file())
+    print(f"built {OUT.relative_to(ROOT)}: {size / 2**20:.1f} MiB in {files} files")
 
 
 def check(out: Path) -> None:
