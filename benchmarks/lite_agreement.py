@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/lite_agreement.py --positions 4 --json                 # a quick look
     nice -n 10 .venv/bin/python benchmarks/lite_agreement.py --positions 60 --budgets 1600,800,400,200
+    nice -n 10 .venv/bin/python benchmarks/lite_agreement.py --skip 60 --positions 80 --budgets 1600,800
 
 The browser build (docs/lite.md) runs the pure-Python search in Pyodide, several times slower than the
 compiled search on a desktop, so it declares a smaller race (``canasta_tutor.hint.race_budget`` there).
@@ -68,6 +69,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=60)
     p.add_argument("--seed", type=int, default=1, help="seed of the self-play that gives the positions")
+    p.add_argument("--skip", type=int, default=0, help="leave out the first SKIP positions (a later batch)")
     p.add_argument("--budgets", default="1600,800,400,200", help="the races' playouts, comma separated")
     p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's playouts, times 1600")
     p.add_argument("--workers", type=int, default=1)
@@ -78,7 +80,7 @@ def main() -> None:
     budgets = tuple(sorted({int(x) for x in args.budgets.split(",") if x.strip()}, reverse=True))
     start = time.perf_counter()
     deadline = None if args.max_minutes is None else start + 60 * args.max_minutes
-    positions = draw_positions(args.positions, args.seed)
+    positions = draw_positions(args.skip + args.positions, args.seed)[args.skip:]
     tasks = [(ph, s, budgets, args.oracle_factor * DESKTOP_BUDGET) for ph, s in positions]
     rows = in_order(one_position, tasks, args.workers, deadline, lambda: None)
     clear = [r for r in rows if r["oracle"].clear]
@@ -92,7 +94,8 @@ def main() -> None:
                 "search_cpu_p50_ms": round(quantile([1000 * r["cpu_s"][b] for r in rows], 50), 1),
                 "search_cpu_p95_ms": round(quantile([1000 * r["cpu_s"][b] for r in rows], 95), 1)}
 
-    result = {"positions_asked": args.positions, "positions": len(rows), "stopped_early": len(rows) < args.positions,
+    result = {"positions_asked": args.positions, "skipped": args.skip, "positions": len(rows),
+              "stopped_early": len(rows) < args.positions,
               "seed": args.seed, "oracle_playouts": args.oracle_factor * DESKTOP_BUDGET,
               "compiled_search": compiled_search(get_variant("classic")), "clear_positions": len(clear),
               "by_budget": {str(b): scored(b) for b in budgets}, "elapsed_s": round(time.perf_counter() - start, 1)}

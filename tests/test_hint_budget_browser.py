@@ -46,4 +46,4 @@ def test_the_hint_says_once_that_it_is_lighter(in_browser):
     panel = compute_hint(obs, [], (0, 0), 0, seed=1)
     said = [s for s in panel.stages if "In the browser this hint is lighter" in s]
     assert len(said) == 1 and said[0] == panel.stages[min(1, len(panel.stages) - 1)]
-    assert "400 sampled deals where a desktop plays 1600" in said[0]
+    assert f"{round(1600 * budget.BROWSER_SHARE)} sampled deals where a desktop plays 1600" in said[0]
