@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 
 import pytest
 
 from canasta_tutor.cli import main
 from canasta_tutor.tutor import browser, progress
-from canasta_tutor.tutor.progress import Attempt, ProgressStore, ProgressStoreError
+from canasta_tutor.tutor.progress import Attempt, ProgressStore, ProgressStoreError, open_learner_store
 
 
 @pytest.fixture
@@ -91,3 +92,18 @@ def test_a_file_that_is_not_a_store_is_refused_with_its_name(tmp_path, capsys):
     assert str(bad) in err and "not a canasta-tutor progress store" in err
     with pytest.raises(ProgressStoreError):
         ProgressStore(tmp_path / "d.sqlite3").merge_from(bad)
+
+
+def test_the_widgets_store_in_a_browser_is_kept_or_says_it_is_not(tmp_path, drive, monkeypatch):
+    monkeypatch.setattr(sys, "platform", "emscripten")  # as open_learner_store sees a browser tab
+    monkeypatch.setattr(browser, "DRIVE", tmp_path / "no-drive")
+    store, note = open_learner_store(tmp_path / "tab" / "progress.sqlite3")
+    assert note == browser.NOT_KEPT and store is not None and not store.read_only
+    store.close()
+    monkeypatch.setattr(browser, "DRIVE", drive)
+    store, note = open_learner_store(tmp_path / "kept" / "progress.sqlite3")
+    assert note == "" and store is not None
+    with store:
+        store.record(_passed("a-turn", 2))
+    with ProgressStore(drive / browser.DRIVE_FILE, read_only=True) as kept:
+        assert kept.stars_for("learner") == {("cards", "a-turn"): 2}

@@ -35,6 +35,10 @@ DRIVE = Path("/drive")
 #: the store's copy on the drive, at the top of the site's files (the file browser shows it)
 DRIVE_FILE = "canasta-tutor-progress.sqlite3"
 
+#: what the widgets say where the browser keeps no files for the site (no drive)
+NOT_KEPT = ("Your progress lasts only as long as this tab: the browser keeps no files for this site (it "
+            "does when the site is served over HTTPS or from this computer).")
+
 _kept: dict[str, "_Kept"] = {}
 
 
@@ -80,14 +84,15 @@ def _key(path: Path | str) -> str:
     return os.path.realpath(path)
 
 
-def keep_in_browser(store_path: Path | None = None, drive: Path = DRIVE) -> Path | None:
-    """Keep the learner's store (``store_path``, default :func:`progress.default_path`) in ``drive``'s copy,
-    bringing in what the copy holds first; returns the copy's path, or None outside the browser (unless a
-    store is named) or where there is no drive (the page could not start JupyterLite's service worker:
-    progress then lasts as long as the kernel)."""
+def keep_in_browser(store_path: Path | None = None, drive: Path | None = None) -> Path | None:
+    """Keep the learner's store (``store_path``, default :func:`progress.default_path`) in its copy on
+    ``drive`` (default :data:`DRIVE`), bringing in what the copy holds first; returns the copy's path, or None
+    outside the browser (unless a store is named) or where there is no drive (the page could not start
+    JupyterLite's service worker: progress then lasts as long as the kernel)."""
     if not IN_BROWSER and store_path is None:
         return None
     store = Path(store_path) if store_path is not None else progress.default_path()
+    drive = DRIVE if drive is None else drive
     if not drive.is_dir():
         return None
     kept = _kept.get(_key(store))
@@ -113,4 +118,4 @@ def _save_copy(conn: sqlite3.Connection) -> None:
         kept.save(conn)
 
 
-__all__ = ["DRIVE", "DRIVE_FILE", "IN_BROWSER", "keep_in_browser"]
+__all__ = ["DRIVE", "DRIVE_FILE", "IN_BROWSER", "NOT_KEPT", "keep_in_browser"]
