@@ -15,7 +15,7 @@ import sys
 #: the hint runs in Pyodide (a browser tab)
 IN_BROWSER = sys.platform == "emscripten"
 #: the share of a variant's race (``Variant.hint_playouts``) that the hint runs in the browser
-BROWSER_SHARE = 0.5
+BROWSER_SHARE = 0.25
 
 
 def share() -> float:
@@ -26,7 +26,7 @@ def share() -> float:
 def scaled(playouts: int) -> int:
     """``playouts``, the variant's race, as the hint runs it here (never below 2).
 
-    >>> scaled(1600) == (800 if IN_BROWSER else 1600)
+    >>> scaled(1600) == (400 if IN_BROWSER else 1600)
     True
     """
     return playouts if not IN_BROWSER else max(2, round(playouts * BROWSER_SHARE))
