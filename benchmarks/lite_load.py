@@ -6,7 +6,8 @@
 Serves ``build/lite/`` (``make lite``) from ``python -m http.server`` on 127.0.0.1 and, in a fresh Chromium
 profile each run (nothing cached: a cold load), opens the first lesson's notebook in JupyterLite's lab and
 times, from the start of the navigation: the lab's shell, the kernel ready (Pyodide and every package
-loaded), and the lesson's widget shown after running the notebook.  Then it plays the first level by clicks
+loaded), and the lesson's widget shown after running the notebook; and adds up the size of the site's files
+that the page and its kernel's worker asked for until then.  Then it plays the first level by clicks
 (Draw, the 4, Discard) and times each click until the widget shows its answer.  Wall-clock times are
 measured here; the CPU time of Chromium's processes (its renderers, where the kernel's worker runs, and the
 rest) over the cold load is read from the operating system, since on a busy machine the wall clock also
@@ -56,11 +57,13 @@ def _chromium_cpu() -> float:
     return total
 
 
-def one_run(pw: Any, base: str) -> dict[str, float]:
+def one_run(pw: Any, base: str, site: Path) -> dict[str, Any]:
     browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     try:
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(240_000)
+        fetched: set[str] = set()
+        page.on("request", lambda r: fetched.add(r.url.split("?")[0].split("#")[0]))
         cpu = _chromium_cpu()
         t0 = time.perf_counter()
         page.goto(f"{base}/lab/index.html?path=lessons/01-cards.ipynb")
@@ -74,6 +77,8 @@ def one_run(pw: Any, base: str) -> dict[str, float]:
         root.wait_for()
         widget = time.perf_counter() - t0
         cpu_load = _chromium_cpu() - cpu
+        files = {site / u[len(base) + 1:] for u in fetched if u.startswith(base + "/")}
+        loaded = sum(f.stat().st_size for f in files if f.is_file())
         clicks = []
         for step in ('button[data-intent="press"][data-button="draw"]',
                      '.ct-seat-bottom .ct-hand .ct-card[data-card="4C"]',
@@ -87,6 +92,7 @@ def one_run(pw: Any, base: str) -> dict[str, float]:
         if root.get_attribute("data-status") != "passed":
             raise SystemExit("the level did not pass: the clicks did not play it")
         return {"shell_s": shell, "kernel_s": kernel, "widget_s": widget, "chromium_cpu_s": cpu_load,
+                "fetched_mib": loaded / 2**20, "files_fetched": len(files),
                 "click_ms": [1000 * c for c in clicks]}
     finally:
         browser.close()
@@ -110,7 +116,7 @@ def main() -> None:
     try:
         time.sleep(1.0)
         with sync_playwright() as pw:
-            runs = [one_run(pw, f"http://127.0.0.1:{port}") for _ in range(args.runs)]
+            runs = [one_run(pw, f"http://127.0.0.1:{port}", args.site) for _ in range(args.runs)]
     finally:
         server.terminate()
         server.wait()
@@ -122,7 +128,8 @@ def main() -> None:
     result = {"runs": args.runs, "site_mib": round(size / 2**20, 1),
               "files": sum(1 for f in args.site.rglob("*") if f.is_file()),
               "median_shell_s": med("shell_s"), "median_kernel_s": med("kernel_s"), "median_widget_s": med("widget_s"),
-              "median_chromium_cpu_s": med("chromium_cpu_s"), "click_ms_median": round(statistics.median(clicks)),
+              "median_chromium_cpu_s": med("chromium_cpu_s"), "median_fetched_mib": med("fetched_mib"),
+              "click_ms_median": round(statistics.median(clicks)),
               "click_ms_max": round(max(clicks)), "load_average": [round(load_before, 1),
                                                                     round(psutil.getloadavg()[0], 1)],
               "each": runs}
@@ -132,7 +139,8 @@ def main() -> None:
     print(f"site {result['site_mib']} MiB in {result['files']} files; {args.runs} cold loads of lesson 1 "
           f"(load average {result['load_average'][0]} before, {result['load_average'][1]} after)")
     print(f"  median: lab shell {result['median_shell_s']} s, kernel ready {result['median_kernel_s']} s, lesson "
-          f"widget {result['median_widget_s']} s; Chromium's CPU over the load {result['median_chromium_cpu_s']} s")
+          f"widget {result['median_widget_s']} s; Chromium's CPU over the load {result['median_chromium_cpu_s']} s; "
+          f"{result['median_fetched_mib']} MiB fetched")
     print(f"  a click in the level, until the widget answers: median {result['click_ms_median']} ms, "
           f"max {result['click_ms_max']} ms ({len(clicks)} clicks)")
 
