@@ -26,7 +26,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(json.dumps({"file": args.file, "store": str(target), "added": added, "levels_with_stars": len(stars)}))
     else:
         print(f"added {added} attempt{'s' if added != 1 else ''} from {args.file} to {target} "
-              f"({len(stars)} levels with stars for {args.as_learner or 'learner'})")
+              f"({len(stars)} level{'s' if len(stars) != 1 else ''} with stars for {args.as_learner or 'learner'})")
     return 0
 
 

@@ -4,7 +4,8 @@ request leaving the machine:
 
 - the first lesson's first level, played by clicks (Draw, the 4, Discard), passes with its stars;
 - after a reload (a new kernel), the level's stars are still there: kept in the browser's drive, where the
-  file browser lists the store's copy;
+  file browser lists the store's copy; downloaded from the file browser, that file imports on a desktop
+  (``canasta-tutor progress import``) with the level's stars;
 - at the card table, a hint comes, and its move says that in-browser hints are lighter.
 
 The site is built first when its inputs changed (``lite/build.py``, skipped otherwise), so this test is
@@ -13,6 +14,7 @@ marked ``slow``.  Screenshots: ``tests/browser/artifacts/lite-*.png``; the times
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -23,6 +25,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from canasta_tutor.tutor.progress import ProgressStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -116,6 +120,22 @@ def test_a_lesson_level_by_clicks_its_star_kept_over_a_reload_and_a_hint(page, l
         return { name: m.name, size: m.size };
     }""")
     assert kept["name"] == "canasta-tutor-progress.sqlite3" and kept["size"] > 0, kept
+    # exported from the file browser (right-click, Download), it imports on a desktop with its star
+    page.evaluate("window.jupyterapp.commands.execute('filebrowser:go-to-path', { path: '/' })")
+    item = page.locator('.jp-DirListing-item[title*="canasta-tutor-progress.sqlite3"]').first
+    item.click(button="right")
+    with page.expect_download() as download:
+        page.locator('.lm-Menu-item[data-command="filebrowser:download"]').click()
+    exported = artifacts_dir / "lite-exported-progress.sqlite3"
+    download.value.save_as(exported)
+    desktop = artifacts_dir / "lite-desktop-progress.sqlite3"
+    desktop.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, "-m", "canasta_tutor", "progress", "import", str(exported), "--store",
+                           str(desktop), "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["added"] >= 1
+    with ProgressStore(desktop, read_only=True) as store:
+        assert store.stars_for("learner")[("cards", "a-turn")] == int(stars)
     page.screenshot(path=str(artifacts_dir / "lite-2-after-reload.png"))
 
     # the table: a hint, whose move says that in-browser hints are lighter
