@@ -34,11 +34,11 @@ from hint_accuracy import HINT_SEED, LEAD_BANDS, Oracle, draw_positions, in_orde
 from hint_accuracy import quantile  # noqa: E402
 from strength import wilson  # noqa: E402
 
-from canasta_tutor.actions import format_action  # noqa: E402
+from canasta_tutor.notation.actions import format_action  # noqa: E402
 from canasta_tutor.hint import analyse, compiled_search  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
-from canasta_tutor.state import State  # noqa: E402
-from canasta_tutor.variants import get_variant  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
+from canasta_tutor.engine.state import State  # noqa: E402
+from canasta_tutor.engine.variants import get_variant  # noqa: E402
 
 DESKTOP_BUDGET = get_variant("classic").hint_playouts or 1600
 

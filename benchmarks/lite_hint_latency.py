@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psutil  # noqa: E402
 from hint_accuracy import draw_positions, quantile  # noqa: E402
 
-from canasta_tutor.actions import format_action  # noqa: E402
+from canasta_tutor.notation.actions import format_action  # noqa: E402
 from canasta_tutor.hint import _SEARCHES, budget, hint  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
-from canasta_tutor.position import format_position, parse_position  # noqa: E402
-from canasta_tutor.variants import get_variant  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
+from canasta_tutor.notation.position import format_position, parse_position  # noqa: E402
+from canasta_tutor.engine.variants import get_variant  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -54,10 +54,10 @@ LOAD = """async () => {
   await py.loadPackage(['canasta-tutor']);
   await py.runPythonAsync(`
 import json, time
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.hint import _SEARCHES, budget, hint
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 
 def one(text, share):
     budget.BROWSER_SHARE = share

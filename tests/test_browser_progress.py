@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 
 import pytest
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor import browser, progress
-from canasta_tutor.tutor.progress import Attempt, ProgressStore, ProgressStoreError, open_learner_store
+from canasta_tutor.tutor.browser import open_learner_store
+from canasta_tutor.tutor.progress import Attempt, ProgressStore, ProgressStoreError
 
 
 @pytest.fixture
@@ -95,7 +95,8 @@ def test_a_file_that_is_not_a_store_is_refused_with_its_name(tmp_path, capsys):
 
 
 def test_the_widgets_store_in_a_browser_is_kept_or_says_it_is_not(tmp_path, drive, monkeypatch):
-    monkeypatch.setattr(sys, "platform", "emscripten")  # as open_learner_store sees a browser tab
+    assert browser.open_learner_store(tmp_path / "desk" / "progress.sqlite3")[1] == ""  # a desktop: no drive, no note
+    monkeypatch.setattr(browser, "IN_BROWSER", True)  # as the widgets see a browser tab
     monkeypatch.setattr(browser, "DRIVE", tmp_path / "no-drive")
     store, note = open_learner_store(tmp_path / "tab" / "progress.sqlite3")
     assert note == browser.NOT_KEPT and store is not None and not store.read_only

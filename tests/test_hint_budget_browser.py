@@ -7,9 +7,9 @@ import pytest
 
 from canasta_tutor import Game
 from canasta_tutor.hint import analyse, budget, race_budget
-from canasta_tutor.observer import observe
+from canasta_tutor.engine.observer import observe
 from canasta_tutor.tutor.hints import compute_hint
-from canasta_tutor.variants import get_variant
+from canasta_tutor.engine.variants import get_variant
 
 
 @pytest.fixture

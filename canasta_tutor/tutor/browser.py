@@ -6,7 +6,8 @@ keep a store on the drive itself (the drive saves whole files, and SQLite writes
 beside its file), so the learner's store stays where it is on a desktop (:func:`progress.default_path`, in
 memory here) and the drive holds a copy of it, :data:`DRIVE_FILE`:
 
-- :func:`keep_in_browser`, called when a widget opens the learner's store, brings the copy in: the whole
+- :func:`keep_in_browser`, called when a widget opens the learner's store (:func:`open_learner_store`, which
+  the widgets use), brings the copy in: the whole
   copy when the store is not there yet (a new kernel, after a reload), else its attempts that the store
   lacks (another notebook's kernel saved them since), as a teacher merges a student's store;
 - after every committed save, the whole store (its bytes, as SQLite serializes the database) is written
@@ -110,6 +111,18 @@ def keep_in_browser(store_path: Path | None = None, drive: Path | None = None) -
     return kept.copy
 
 
+def open_learner_store(path: str | Path | None = None) -> tuple[progress.ProgressStore | None, str]:
+    """:func:`progress.open_learner_store` for the widgets, with the store kept in the browser's drive when they
+    run in a browser tab (:func:`keep_in_browser`); where the tab has no drive, the note says that progress
+    lasts only as long as the tab (:data:`NOT_KEPT`).  Elsewhere it is :func:`progress.open_learner_store`."""
+    note = ""
+    if IN_BROWSER:
+        target = Path(path) if path is not None else progress.default_path()
+        note = "" if keep_in_browser(target) is not None else NOT_KEPT
+    store, why = progress.open_learner_store(path)
+    return store, why or note
+
+
 def _save_copy(conn: sqlite3.Connection) -> None:
     """After a commit: write a kept store's whole database to its copy on the drive."""
     name = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
@@ -118,4 +131,4 @@ def _save_copy(conn: sqlite3.Connection) -> None:
         kept.save(conn)
 
 
-__all__ = ["DRIVE", "DRIVE_FILE", "IN_BROWSER", "NOT_KEPT", "keep_in_browser"]
+__all__ = ["DRIVE", "DRIVE_FILE", "IN_BROWSER", "NOT_KEPT", "keep_in_browser", "open_learner_store"]

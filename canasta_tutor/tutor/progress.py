@@ -56,7 +56,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Callable, Iterable, TypeVar
 
-from ..errors import CanastaError
+from ..engine.errors import CanastaError
 
 #: ``PRAGMA application_id`` of a progress store ("CnTu")
 APPLICATION_ID = 0x436E5475
@@ -647,12 +647,8 @@ def open_learner_store(path: str | Path | None = None) -> tuple[ProgressStore | 
     a full disk...); ``(None, note)`` when it cannot be used at all.  The note says, in one line, that
     progress will not be saved and SQLite's reason, so the widget plays on and says so."""
     target = Path(path) if path is not None else default_path()
-    note = ""
-    if sys.platform == "emscripten":  # in a browser tab: the store is kept in the browser's drive
-        from .browser import NOT_KEPT, keep_in_browser
-        note = "" if keep_in_browser(target) is not None else NOT_KEPT
     try:
-        return ProgressStore(target), note
+        return ProgressStore(target), ""
     except ProgressStoreError as e:
         first = e
     if first.cause in ("read-only", "full", "locked", "io", "cannot-open") and target.is_file():
