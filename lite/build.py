@@ -15,7 +15,7 @@ page loads:
 - the lab extensions of anywidget, ipywidgets and the Pyodide kernel, from their wheels; the other
   extensions of the build's environment are left out (canasta-tutor's own and nbgrader's need a server);
 - the course: the notebooks (the start page, the welcome, the primer and the lessons, the table, the puzzle
-  trainer; not the teacher's) and the rule book.
+  trainer; not the teacher's nor the game review's) and the rule book.
 
 The build is skipped when none of its inputs changed since the last one (a digest of the files and
 versions it reads, kept in the output as ``.inputs``); ``--force`` builds anyway.  Downloads are cached in
@@ -61,8 +61,10 @@ KERNEL_WHEELS = ("pyodide_kernel", "piplite", "ipykernel", "widgetsnbextension-4
 #: extensions are bundled instead) and what canasta-tutor needs only on a desktop (a Jupyter server, the
 #: teacher's tools, progress bars of long command-line runs)
 NOT_IN_BROWSER = {"jupyterlab-widgets", "jupyterlab", "notebook", "jupyter-server", "tqdm"}
-#: the course's notebooks left out of the site: the teacher's (nbgrader and the class tools need a server)
-LEFT_OUT = ("teacher.ipynb",)
+#: the course's notebooks left out of the site: the teacher's (nbgrader and the class tools need a server), and
+#: the game review's (it grades every decision of a hand with the full search, seconds each on a desktop's
+#: compiled copy, and keeps its queue in a store of its own opening)
+LEFT_OUT = ("teacher.ipynb", "review.ipynb")
 #: the notebooks' source folder, and the files beside them that the site shows
 NOTEBOOKS = ROOT / "notebooks"
 
