@@ -108,3 +108,11 @@ def test_the_widgets_store_in_a_browser_is_kept_or_says_it_is_not(tmp_path, driv
         store.record(_passed("a-turn", 2))
     with ProgressStore(drive / browser.DRIVE_FILE, read_only=True) as kept:
         assert kept.stars_for("learner") == {("cards", "a-turn"): 2}
+
+
+def test_a_copy_that_cannot_be_written_leaves_the_save_and_says_so(tmp_path, drive, monkeypatch):
+    with _kernel(tmp_path, "k", drive) as store:
+        monkeypatch.setattr(browser._Kept, "save", lambda self, conn: (_ for _ in ()).throw(OSError(28, "quota")))
+        with pytest.warns(RuntimeWarning, match="not copied to the browser's storage"):
+            store.record(_passed("a-turn", 3))
+        assert store.stars_for("learner") == {("cards", "a-turn"): 3}

@@ -25,6 +25,7 @@ import hashlib
 import os
 import sqlite3
 import sys
+import warnings
 from pathlib import Path
 
 from . import progress
@@ -127,8 +128,13 @@ def _save_copy(conn: sqlite3.Connection) -> None:
     """After a commit: write a kept store's whole database to its copy on the drive."""
     name = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
     kept = _kept.get(_key(name)) if name else None
-    if kept is not None:
+    if kept is None:
+        return
+    try:
         kept.save(conn)
+    except (OSError, sqlite3.Error, progress.ProgressStoreError) as e:  # the save itself stands: say so, go on
+        warnings.warn(f"progress was saved for this notebook but not copied to the browser's storage "
+                      f"({kept.copy}): {e}", RuntimeWarning, stacklevel=2)
 
 
 __all__ = ["DRIVE", "DRIVE_FILE", "IN_BROWSER", "NOT_KEPT", "keep_in_browser", "open_learner_store"]
