@@ -7,16 +7,17 @@ beside its file), so the learner's store stays where it is on a desktop (:func:`
 memory here) and the drive holds a copy of it, :data:`DRIVE_FILE`:
 
 - :func:`keep_in_browser`, called when a widget opens the learner's store (:func:`open_learner_store`, which
-  the widgets use), brings the copy in: the whole
-  copy when the store is not there yet (a new kernel, after a reload), else its attempts that the store
-  lacks (another notebook's kernel saved them since), as a teacher merges a student's store;
+  the widgets use), brings the copy in: the whole copy when the store is not there yet (a new kernel, after
+  a reload), else its attempts that the store lacks (another notebook's kernel saved them since), as a
+  teacher merges a student's store;
 - after every committed save, the whole store (its bytes, as SQLite serializes the database) is written
   to the copy, once the copy's own new attempts, if another kernel wrote it meanwhile, are merged in;
 - the copy is an ordinary progress store: download it from the file browser, and on a desktop
   ``canasta-tutor progress import FILE`` adds its attempts to the store there.
 
-Nothing here runs outside the browser: :data:`IN_BROWSER` is false on a desktop, and :func:`keep_in_browser`
-then does nothing.
+Nothing here runs outside the browser: :data:`IN_BROWSER` is false on a desktop, where
+:func:`open_learner_store` is :func:`progress.open_learner_store` and :func:`keep_in_browser` does nothing
+unless it is given a store and a drive (the tests do).
 """
 
 from __future__ import annotations
