@@ -61,7 +61,6 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     SUIT_CHARS,
-    a_kind,
     format_card,
     is_canasta,
 )
@@ -69,7 +68,7 @@ from .errors import IllegalActionError
 from . import render
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
-from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, _holding
+from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
 from .samba_turn import turn_can_end
 from .variants import Variant
 
@@ -476,21 +475,12 @@ class SambaState(State):
     def _why_not_take_local(self, seat: int, a: Action) -> tuple[str, str] | None:
         """The pack (R-SAMBA-6, R-PACK-1, -3, -5, -7): the cards and the way, not the rest of the turn."""
         side = self.sides[seat]
-        hand = self.hands[seat]
-        if self.phase != DRAW:
-            return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
-        if not self.pile:
-            return ("R-PACK-1", "You can't take the pack: the discard pile is empty")
+        why = self._why_not_take_top(a[1]) or self._why_not_take_one_of_one(seat)  # the classic checks
+        if why is not None:
+            return why
         top_card = self.pile[-1]
         top = CARD_KIND[top_card]
         shown = format_card(top_card, glyphs=True)
-        if top >= 11:
-            return ("R-PACK-3", f"You can't take the pack: {shown} is on top; a natural card must be discarded on "
-                    "it first")
-        if a[1] != top:
-            return ("R-PACK-1", f"The top card is {shown}, not {a_kind(a[1])}")
-        if self.hand_size[seat] == 1 and len(self.pile) == 1:
-            return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
         if a[0] == "takeon":
             i = a[2]
             if self.frozen_for(side):
@@ -516,8 +506,9 @@ class SambaState(State):
         if n < 2:
             return ("R-SAMBA-6", f"Take the pack with a natural pair of {KIND_NAMES[top]}, or add the top card "
                     "alone to one of your melds by its number")
-        if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
-            return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
+        why = self._why_not_take_cards(seat, top, n, j, d)
+        if why is not None:
+            return why
         if j + d > self.variant.set_wild_cap:
             return ("R-SAMBA-4", f"A set may hold at most {self.variant.set_wild_cap} wild cards")
         if (j or d) and self.initial[side]:
@@ -526,12 +517,7 @@ class SambaState(State):
             return ("R-SAMBA-6", "Take the pack with the natural pair alone (more naturals may join it); add "
                     "wild cards to the new set after")
         if not self.initial[side]:
-            total = self.pending + (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
-            need = self.minimums[side]
-            if total < need:
-                extra = f" with the {self.pending} you have shown" if self.pending else ""
-                return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs {need}. "
-                        "Only the top card of the pile counts, so show more melds from your hand first")
+            return self._why_not_take_initial(side, (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d)
         return None
 
     def _why_not_meld_local(self, seat: int, a: Action) -> tuple[str, str] | None:  # noqa: C901

@@ -1177,10 +1177,9 @@ class State:
             return f"it is frozen ({format_card(card, glyphs=True)} inside)"
         return "your side has not made its initial meld, so it is frozen against you"
 
-    def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
-        _, k, n, j, d = a
-        side = self.sides[seat]
-        hand = self.hands[seat]
+    def _why_not_take_top(self, kind: int) -> tuple[str, str] | None:
+        """Whether the pack may be taken now, by its top card of ``kind``: the checks every variant's take
+        shares (R-TURN-2, R-PACK-1, R-PACK-3); the rest of the take is the variant's."""
         if self.phase != DRAW:
             return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
         if not self.pile:
@@ -1190,12 +1189,46 @@ class State:
         if top >= 11:
             return ("R-PACK-3", f"You can't take the pack: {format_card(top_card, glyphs=True)} is on top; "
                     "a natural card must be discarded on it first")
-        if k != top:
-            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not {a_kind(k)}")
+        if kind != top:
+            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not {a_kind(kind)}")
+        return None
+
+    def _why_not_take_cards(self, seat: int, top: int, n: int, j: int, d: int) -> tuple[str, str] | None:
+        """Whether the hand holds the cards a take names (R-PACK-2)."""
+        hand = self.hands[seat]
         if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
             return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
+        return None
+
+    def _why_not_take_one_of_one(self, seat: int) -> tuple[str, str] | None:
+        """A pile of one card is not taken with one card in hand (R-PACK-7)."""
         if self.hand_size[seat] == 1 and len(self.pile) == 1:
             return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
+        return None
+
+    def _why_not_take_initial(self, side: int, points: int) -> tuple[str, str] | None:
+        """Whether a take that makes the side's initial meld, putting down ``points`` with the top card, reaches
+        the side's minimum with what it has shown (R-PACK-5)."""
+        total = self.pending + points
+        need = self.minimums[side]
+        if total < need:
+            extra = f" with the {self.pending} you have shown" if self.pending else ""
+            return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs "
+                    f"{need}. Only the top card of the pile counts, so show more melds from your "
+                    "hand first")
+        return None
+
+    def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
+        _, k, n, j, d = a
+        side = self.sides[seat]
+        hand = self.hands[seat]
+        why = self._why_not_take_top(k)
+        if why is not None:
+            return why
+        top = k
+        why = self._why_not_take_cards(seat, top, n, j, d) or self._why_not_take_one_of_one(seat)
+        if why is not None:
+            return why
         melds = self.melds[side]
         cap = self.options.wild_cap
         always = self.variant.pile_always_frozen
@@ -1218,14 +1251,9 @@ class State:
                             "naturals only")
                 if j + d > cap(n + 1):
                     return ("R-MELD-2", "That meld would hold too many wild cards")
-                pts = (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
-                total = self.pending + pts
-                need = self.minimums[side]
-                if total < need:
-                    extra = f" with the {self.pending} you have shown" if self.pending else ""
-                    return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs "
-                            f"{need}. Only the top card of the pile counts, so show more melds from your "
-                            "hand first")
+                why = self._why_not_take_initial(side, (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d)
+                if why is not None:
+                    return why
         elif top in melds:
             if (n, j, d) not in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
                 return ("R-PACK-2", f"Your side has a meld of {KIND_NAMES[top]}: take the pack by adding "
