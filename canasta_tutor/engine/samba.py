@@ -45,6 +45,7 @@ sets is a step of the meld phase and moves no card from the hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import (
@@ -63,6 +64,7 @@ from .cards import (
     SUIT_CHARS,
     format_card,
     is_canasta,
+    is_wild,
 )
 from .errors import IllegalActionError
 from . import render
@@ -225,6 +227,22 @@ class SambaState(State):
     def samba_melds(self, side: int) -> list[SambaMeld]:
         """A side's melds, in the order made (a meld's number is its index here)."""
         return self.smelds[side]
+
+    def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
+        """The observing seat's hand with its suits: a sequence's cards are of one suit (R-SAMBA-3)."""
+        return tuple(obs.hand_order)
+
+    def place_melds(self, obs: Any, take: Callable[[str], int]) -> None:
+        """The classic sets by rank, and Samba's numbered melds in the order made; a side's meld of black
+        threes (going out) is the turn's count of them melded."""
+        super().place_melds(obs, take)
+        for side, melds in enumerate(obs.samba_melds):
+            for suit, codes in melds:
+                cards = [take(c) for c in codes]
+                self.smelds[side].append(SambaMeld(suit, [c for c in cards if not is_wild(CARD_KIND[c])],
+                                                   [c for c in cards if is_wild(CARD_KIND[c])]))
+                if suit < 0 and CARD_KIND[cards[0]] == BLACK_THREE and side == self.variant.sides[obs.turn]:
+                    self.b3_melded = len(cards)
 
     def side_canastas(self, side: int) -> int:
         """How many canastas a side has: set canastas and sambas (R-SAMBA-3, R-SAMBA-7)."""

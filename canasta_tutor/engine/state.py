@@ -37,7 +37,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.notation.actions` for the text
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +59,7 @@ from .cards import (
     a_kind,
     format_card,
     is_canasta,
+    is_wild,
     shuffle,
     sort_key,
 )
@@ -1866,6 +1867,21 @@ class State:
 
     def _repr_html_(self) -> str | None:
         return render.state_html(self)
+
+    # -------------------------------------------------------------- rebuilt from an observation
+    def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
+        """The observing seat's hand, as the codes a state rebuilt from ``obs`` (an :class:`Observation`) is
+        dealt: by kind (a card's suit matters to no classic rule)."""
+        return tuple(obs.hand)
+
+    def place_melds(self, obs: Any, take: Callable[[str], int]) -> None:
+        """Put the melds of ``obs`` (an :class:`Observation`) on this state's table, each card's id from
+        ``take(code)``: the part of a state rebuilt from an observation that a variant's melds decide."""
+        for side in range(self.variant.n_sides):
+            for kind, codes in obs.melds[side].items():
+                cards = [take(c) for c in codes]
+                self.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
+                                          [c for c in cards if is_wild(CARD_KIND[c])]]
 
     def cards_everywhere(self) -> list[int]:
         """Every physical card id in the state (for invariant checks)."""
