@@ -70,7 +70,8 @@ from .errors import IllegalActionError
 from . import render
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
-from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
+from .state import (_NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, register_rules,
+                    state_class)
 from .samba_turn import turn_can_end
 from .variants import Variant
 
@@ -941,10 +942,11 @@ def _text(a: Any) -> str:
 
 
 def new_state(options: RuleOptions | None, seed: int, variant: Variant) -> State:
-    """The state for a variant: a :class:`SambaState` when the variant has sequences, else a classic one."""
-    if variant.sequences:
-        return SambaState(options, seed, variant)
-    return State(options, seed, variant)
+    """The state for a variant: of the class its rules name (:func:`~canasta_tutor.engine.state.state_class`)."""
+    return state_class(variant)(options, seed, variant)
+
+
+register_rules("samba", SambaState)
 
 
 __all__ = ["SambaState", "SambaMeld", "CARD_SUIT", "SUIT_NAMES", "SAMBA_LENGTH", "new_state"]

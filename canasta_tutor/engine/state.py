@@ -63,7 +63,7 @@ from .cards import (
     shuffle,
     sort_key,
 )
-from .errors import IllegalActionError
+from .errors import CanastaError, IllegalActionError
 from .feasibility import can_go_out, max_meld_points
 from .italian import DEUCE_CANASTA, can_go_out_before_initial, can_go_out_italian, italian_bonuses, max_natural_points
 from . import render
@@ -1909,6 +1909,34 @@ def _action_text(a: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
+class UnknownRulesError(CanastaError, ValueError):
+    """A variant names rules (:attr:`Variant.rules`) that no state class is registered for; quotes the name."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.rules = variant.rules
+        text = repr(variant.rules) if len(repr(variant.rules)) <= 40 else repr(variant.rules)[:40] + "…"
+        super().__init__(f"variant {variant.name!r} plays by the rules {text}, which no state class is registered "
+                         f"for; known: {', '.join(RULES)}")
+
+
+#: the state class of each variant's rules (:attr:`Variant.rules`), by name: a variant whose rules are its own
+#: registers its class from its own module (Samba: :mod:`canasta_tutor.engine.samba`)
+RULES: dict[str, type[State]] = {"classic": State}
+
+
+def register_rules(name: str, cls: type[State]) -> None:
+    """Register the state class that plays the variants whose :attr:`Variant.rules` is ``name``."""
+    RULES[name] = cls
+
+
+def state_class(variant: Variant) -> type[State]:
+    """The state class a variant is played by (:data:`RULES`); :class:`UnknownRulesError` if none."""
+    cls = RULES.get(variant.rules)
+    if cls is None:
+        raise UnknownRulesError(variant)
+    return cls
+
+
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))  # red threes are never held to discard
 _ADDS: tuple[tuple[Action, Action, Action], ...] = tuple(
     (("add", k, k), ("add", k, JOKER), ("add", k, DEUCE)) for k in range(11))
@@ -1935,5 +1963,5 @@ CHAIN_KINDS = {
     "wild_only": frozenset((DEUCE, JOKER)),
 }
 
-__all__ = ["State", "Action", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name", "seat_title",
-           "KIND_TOKENS"]
+__all__ = ["State", "Action", "RULES", "register_rules", "state_class", "UnknownRulesError", "SEATS", "PHASES",
+           "minimum_for", "seat_index", "seat_name", "seat_title", "KIND_TOKENS", "SeatDraw"]
