@@ -70,8 +70,8 @@ from .errors import IllegalActionError
 from . import render
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
-from .state import (_NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, register_rules,
-                    state_class)
+from .state import (_NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, LIST_FIELDS, MELD, NESTED_FIELDS,
+                    SHARED_FIELDS, Action, State, register_rules, state_class)
 from .samba_turn import turn_can_end
 from .variants import Variant
 
@@ -200,9 +200,7 @@ class SambaState(State):
         """A light copy for the turn look-ahead: only what melds and takes change is copied (the
         other seats' hands and the stock are shared, since the look-ahead never touches them)."""
         s = SambaState.__new__(SambaState)
-        for name in ("options", "variant", "sides", "out_need", "draw_n", "ask_ok", "turn", "phase", "pending",
-                     "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "b3_melded", "freeze_at",
-                     "pile_hidden", "minimums", "stock", "deal_no", "went_out", "concealed", "has_melded"):
+        for name in SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS:  # shared; what the look-ahead changes follows
             setattr(s, name, getattr(self, name))
         seat = self.turn
         hands = self.hands[:]

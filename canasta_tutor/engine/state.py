@@ -166,6 +166,25 @@ class SeatDraw:
     redraw: bool
 
 
+#: A state's fields, declared once, by how a copy takes them: :meth:`State.copy` and Samba's look-ahead copy
+#: (:meth:`~canasta_tutor.engine.samba.SambaState._probe_copy`) are made from these tables, and a class's
+#: ``__slots__`` is their sum.  A field is *shared* when its value is immutable or only ever replaced whole
+#: (the rule options, the variant and its tables, numbers, flags, tuples)...
+SHARED_FIELDS: tuple[str, ...] = (
+    "options", "variant", "sides", "out_need", "draw_n", "ask_ok", "seed", "deal_no", "dealer", "pile_hidden",
+    "freeze_at", "turn", "phase", "pending", "shown", "asked", "answer", "must_out", "melded_turn", "took_pack",
+    "b3_melded", "went_out", "concealed", "players", "seat_draws", "winner", "stock_emptied", "stock_fixed",
+)
+#: ... a *list* when it is a list of values changed in place (copied: ``value[:]``) ...
+LIST_FIELDS: tuple[str, ...] = (
+    "totals", "deal_totals", "minimums", "hand_size", "pile", "stock", "initial", "first_turn_done", "has_melded",
+    "hand_results", "history",
+)
+#: ... and *nested* when its lists hold lists: the hands (by seat, then kind), the melds (by side, then kind:
+#: naturals and wild cards), the red threes and the cards known in each hand, each copied by its shape.
+NESTED_FIELDS: tuple[str, ...] = ("hands", "melds", "red3", "known")
+
+
 class State:
     """A game in progress.  Create one with :meth:`canasta_tutor.engine.game.Game.new_initial_state`.
 
@@ -179,14 +198,7 @@ class State:
     'meld'
     """
 
-    __slots__ = (
-        "options", "seed", "deal_no", "dealer", "totals", "minimums", "hands", "hand_size",
-        "melds", "red3", "pile", "freeze_at", "stock", "turn", "phase", "initial", "pending",
-        "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
-        "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
-        "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
-        "variant", "sides", "out_need", "draw_n", "ask_ok", "pile_hidden",
-    )
+    __slots__ = SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     options: RuleOptions
     hands: list[list[list[int]]]
@@ -289,49 +301,14 @@ class State:
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
         cls = type(self)
         s = cls.__new__(cls)  # (compiled, a subclass is made by its own __new__: canasta_tutor/bots/native.py)
-        s.options = self.options
-        s.variant = self.variant
-        s.sides = self.sides
-        s.out_need = self.out_need
-        s.draw_n = self.draw_n
-        s.ask_ok = self.ask_ok
-        s.seed = self.seed
-        s.deal_no = self.deal_no
-        s.dealer = self.dealer
-        s.totals = self.totals[:]
-        s.deal_totals = self.deal_totals[:]
-        s.minimums = self.minimums[:]
+        for name in SHARED_FIELDS:
+            setattr(s, name, getattr(self, name))
+        for name in LIST_FIELDS:
+            setattr(s, name, getattr(self, name)[:])
         s.hands = [[k[:] for k in h] for h in self.hands]
-        s.hand_size = self.hand_size[:]
         s.melds = [{k: [m[0][:], m[1][:]] for k, m in side.items()} for side in self.melds]
         s.red3 = [r[:] for r in self.red3]
-        s.pile = self.pile[:]
-        s.pile_hidden = self.pile_hidden
-        s.freeze_at = self.freeze_at
-        s.stock = self.stock[:]
-        s.turn = self.turn
-        s.phase = self.phase
-        s.initial = self.initial[:]
-        s.pending = self.pending
-        s.shown = self.shown
-        s.asked = self.asked
-        s.answer = self.answer
-        s.must_out = self.must_out
-        s.melded_turn = self.melded_turn
-        s.took_pack = self.took_pack
-        s.first_turn_done = self.first_turn_done[:]
-        s.has_melded = self.has_melded[:]
-        s.b3_melded = self.b3_melded
-        s.went_out = self.went_out
-        s.concealed = self.concealed
-        s.hand_results = list(self.hand_results)
-        s.history = self.history[:]
         s.known = [k[:] for k in self.known]
-        s.players = self.players
-        s.seat_draws = self.seat_draws
-        s.winner = self.winner
-        s.stock_emptied = self.stock_emptied
-        s.stock_fixed = self.stock_fixed
         return s
 
     def __copy__(self) -> "State":
@@ -1963,5 +1940,6 @@ CHAIN_KINDS = {
     "wild_only": frozenset((DEUCE, JOKER)),
 }
 
-__all__ = ["State", "Action", "RULES", "register_rules", "state_class", "UnknownRulesError", "SEATS", "PHASES",
-           "minimum_for", "seat_index", "seat_name", "seat_title", "KIND_TOKENS", "SeatDraw"]
+__all__ = ["State", "Action", "SHARED_FIELDS", "LIST_FIELDS", "NESTED_FIELDS", "RULES", "register_rules",
+           "state_class", "UnknownRulesError", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name",
+           "seat_title", "KIND_TOKENS", "SeatDraw"]
