@@ -5,7 +5,8 @@ variant's side of three is East-West (``Variant.reserve_side``): its three playe
 two of them play each hand and the third sits out (R-FIVE-1).  North and South, the side of two, play
 every hand, so the learner at South never sits out.
 
-:class:`FiveState` is the classic :class:`~canasta_tutor.engine.state.State` with one more field, ``out``:
+:class:`FiveState` (the variant's ``rules="five"``, registered here) is the classic
+:class:`~canasta_tutor.engine.state.State` with one more field, ``out``:
 the name of the player sitting out this hand.  ``players`` names the four players in the chairs, as in
 every variant.  At each new deal the player who sat out comes back into the chair of the one whose turn
 it is to sit out: West's chair at deals 1, 3, 5, ..., East's at deals 2, 4, 6, ... (R-FIVE-2).  With
@@ -26,8 +27,8 @@ apply, and the side's score is kept in one column whoever played it (R-FIVE-3, R
 from __future__ import annotations
 
 from .options import RuleOptions
-from .state import State
-from .variants import CLASSIC, Variant, get_variant
+from .state import State, register_rules
+from .variants import Variant, get_variant
 
 
 def leaving_seat(variant: Variant, deal_no: int) -> int:
@@ -60,7 +61,9 @@ class FiveState(State):
 
     out: str
 
-    def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant = CLASSIC) -> None:
+    def __init__(self, options: RuleOptions | None = None, seed: int = 0, variant: Variant | None = None) -> None:
+        if variant is None:
+            variant = get_variant("five-handed")
         super().__init__(options, seed, variant)
         self.out = variant.reserve
 
@@ -77,6 +80,9 @@ class FiveState(State):
             chairs, self.out = rotated(tuple(self.players), self.out, self.deal_no - 1, self.deal_no, self.variant)
             self.players = chairs
         super()._deal()
+
+
+register_rules("five", FiveState)
 
 
 def five_invariants(state: FiveState) -> list[str]:
