@@ -264,6 +264,13 @@ def due(store: ProgressStore, learner: str, now: datetime | None = None) -> list
     return [c for c in queue(store, learner, when) if c.due <= when]
 
 
+def card(store: ProgressStore, learner: str, kind: str, item: str) -> ReviewCard | None:
+    """The learner's card for one item as the store holds it (learned or not), or None."""
+    _check_kind(kind)
+    lid = _learner(store, learner)
+    return None if lid is None else _cards(store, lid).get((kind, item))
+
+
 def tally(cards: Iterable[ReviewCard], now: datetime | None = None) -> dict[str, int]:
     """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``today``: cards due
     before today ends (UTC); ``queued``: all the cards still in the queue (learned cards are not counted)."""
@@ -299,5 +306,5 @@ def cards_from_attempts(attempts: Iterable[Mapping[str, Any]], now: datetime | N
     return list(cards.values())
 
 
-__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "cards_from_attempts", "counts", "due", "queue", "rate",
+__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "card", "cards_from_attempts", "counts", "due", "queue", "rate",
            "rating_for", "scheduler", "sync", "tally"]
