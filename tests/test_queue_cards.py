@@ -1,6 +1,7 @@
 """The review queue plays every due card at the table (issue 35, part 2's widget), with a fixed clock: a puzzle as
-the puzzle trainer plays it, judged and explained by the trainer; its answer rates the card in the store (missed is
-Again, solved with a hint Hard, solved at once Good), and Next card brings the next card due."""
+the puzzle trainer plays it, judged and explained by the trainer; a lesson level as the lesson widget plays it, by
+its own player; a game mistake as the review judges it.  The answer rates the card in the store (missed is Again,
+solved with a hint Hard, solved at once Good), and Next card brings the next card due."""
 
 from __future__ import annotations
 
@@ -128,7 +129,64 @@ def test_the_queue_plays_its_cards_in_order_over_the_kinds(tmp_path, review):
     assert panel.view["answer"]["rating"] == "Good"
     panel.handle({"intent": "next"})
     assert panel.view["card"] == {"kind": "level", "item": LEVEL, "reviews": 1,
-                                  "title": "Lesson taking-the-pack, level natural-pair"}
+                                  "title": "Lesson Taking the pack, level First way: a natural pair"}
+    table.play("take K K K")
+    assert panel.view["answer"]["rating"] == "Good" and panel.view["status"] == "answered"
     panel.handle({"intent": "next"})
     assert panel.view["card"]["kind"] == "mistake" and table.driver is None
     assert len(table.state.history) == first["ply"]
+
+
+def missed_level(path: Path) -> Path:
+    with ProgressStore(path) as store:
+        store.record(Attempt("learner", "taking-the-pack", "natural-pair", "failed", kind="lesson",
+                             finished=T0.isoformat()))
+    return path
+
+
+def open_level_card(path: Path) -> tuple[CanastaTable, QueuePanel]:
+    table = CanastaTable(seed=3, bot_delay=0)
+    panel = QueuePanel(table, store=path, now=NOW, hint_fn=None)
+    assert [c.kind for c in panel.cards] == ["level"]
+    text = panel.handle({"intent": "next"})
+    assert text == "First way: a natural pair: Take the pack with your pair of kings."
+    assert panel.view["status"] == "card" and panel.view["level"]["goal"] == "Take the pack with your pair of kings."
+    assert table.view["message"] == text and "undo" not in table.view["buttons"]
+    return table, panel
+
+
+def test_a_level_passed_by_clicks_at_once_is_good(tmp_path):
+    path = missed_level(tmp_path / "p.sqlite3")
+    table, panel = open_level_card(path)
+    s = table.session
+    table.handle({"intent": "select", "indices": [s.index_of("KH"), s.index_of("KD")]})
+    said = table.handle({"intent": "take", "rev": table.view["rev"]})
+    assert said.startswith("Take pack with K♥ K♦ (take K K K): ") and "3 stars" in said
+    answer = panel.view["answer"]
+    assert answer["solved"] and answer["rating"] == "Good" and answer["grade"] == "3 stars"
+    after = stored(path, "level", LEVEL)
+    assert after.reviews == 2 and after.due == NOW + timedelta(minutes=10)
+    assert all(not b["ok"] for b in table.view["buttons"].values())  # the level is over
+
+
+def test_a_level_passed_after_a_hint_is_hard(tmp_path):
+    path = missed_level(tmp_path / "p.sqlite3")
+    table, panel = open_level_card(path)
+    assert table.handle({"intent": "hint"}) == "Look at the top of the pile."
+    assert panel.view["level"]["hints"] == ["Look at the top of the pile."] and panel.view["status"] == "card"
+    table.play("take K K K")
+    answer = panel.view["answer"]
+    assert answer["solved"] and answer["rating"] == "Hard" and answer["grade"] == "2 stars"
+
+
+def test_a_level_failed_is_again_and_explained_in_the_lessons_words(tmp_path):
+    path = missed_level(tmp_path / "p.sqlite3")
+    table, panel = open_level_card(path)
+    assert "This level plays take K K K here, not draw." in table.play("draw")
+    assert panel.view["status"] == "card"  # a wrong move: the level goes on until it cannot be passed
+    table.play("discard 4")
+    answer = panel.view["answer"]
+    assert not answer["solved"] and answer["rating"] == "Again" and answer["grade"] == "failed"
+    assert "You drew instead." in answer["text"] and "(R-PACK-2)" in answer["text"]
+    after = stored(path, "level", LEVEL)
+    assert after.reviews == 2 and after.lapses == 1 and after.due == NOW + timedelta(minutes=1)

@@ -39,7 +39,9 @@ import anywidget
 import traitlets
 
 from ..tutor.display import asset_path
+from ..tutor.lessons.runner import HintFn, default_hint
 from ..tutor.puzzles.session import PuzzleTable
+from ..tutor.review_cards import LevelTable
 from ..tutor.puzzles.trainer import ExplainFn, hint_explanation
 from ..tutor.review_queue import ReviewCard
 from ..tutor.session import TableSession
@@ -54,7 +56,7 @@ class QueuePanel(anywidget.AnyWidget):
 
     ``learner`` (``"learner"``, as the course's notebooks save) and ``store`` (a progress store's path, None
     for the learner's own) say whose queue; ``now`` fixes the clock (tests); ``explain`` is how the puzzle
-    trainer explains a wrong move (None: no search)."""
+    trainer explains a wrong move and ``hint_fn`` how a lesson level explains a failure (None: no search)."""
 
     _esm = asset_path("queue.js")
     _css = asset_path("review.css")
@@ -62,11 +64,14 @@ class QueuePanel(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
 
     def __init__(self, table: CanastaTable, learner: str = "learner", store: str | Path | None = None,
-                 now: datetime | None = None, explain: ExplainFn | None = hint_explanation, **kwargs: Any) -> None:
+                 now: datetime | None = None, explain: ExplainFn | None = hint_explanation,
+                 hint_fn: HintFn | None = default_hint, **kwargs: Any) -> None:
         self.table = table
         self.explain = explain
+        self.hint_fn = hint_fn
         self._puzzle: PuzzleTable | None = None
-        self._puzzle_store: Any = None
+        self._level: LevelTable | None = None
+        self._card_store: Any = None
         self.learner = learner
         self.store = store
         self.now = now
@@ -92,7 +97,8 @@ class QueuePanel(anywidget.AnyWidget):
             panel = self._puzzle.panel()
             puzzle = {k: panel[k] for k in PUZZLE_FIELDS}
         self.view = {"status": self._status, "count": len(self.cards), "index": self.index, "card": self._card,
-                     "answer": self._answer, "message": self._message, "puzzle": puzzle}
+                     "answer": self._answer, "message": self._message, "puzzle": puzzle,
+                     "level": None if self._level is None else self._level.panel()}
 
     def _open(self) -> Any:
         from ..tutor.progress import ProgressStore
@@ -137,14 +143,15 @@ class QueuePanel(anywidget.AnyWidget):
             return self._message
         return f"[refused] Unknown intent {str(name)[:30]!r}."
 
-    def _close_puzzle(self) -> None:
-        if self._puzzle_store is not None:
-            self._puzzle_store.close()
-        self._puzzle = self._puzzle_store = None
+    def _close_card(self) -> None:
+        if self._card_store is not None:
+            self._card_store.close()
+        self._puzzle = self._level = self._card_store = None
 
     def next(self) -> str:
-        """Open the next card due (a puzzle left open is not saved, as the trainer leaves it)."""
-        self._close_puzzle()
+        """Open the next card due (a puzzle or level left open is not saved, as the trainer and the lesson
+        leave it)."""
+        self._close_card()
         self.index += 1
         self._answer = None
         self._hinted = False
@@ -161,7 +168,11 @@ class QueuePanel(anywidget.AnyWidget):
             return self._open_mistake(card)
         if card.kind == "puzzle":
             return self._open_puzzle(card)
-        self._status = "elsewhere"
+        from ..tutor.review_cards import playable_level
+
+        if playable_level(card.item) is not None:
+            return self._open_level(card)
+        self._status = "elsewhere"  # a hand to score, or a level no longer in the course
         lesson, _, level = card.item.partition("/")
         self._message = (f"Lesson {lesson}, level {level}: play it again in the lesson's notebook; your "
                          "attempt there rates this card.")
@@ -200,12 +211,47 @@ class QueuePanel(anywidget.AnyWidget):
             self._status, self._message = "answered", f"This card cannot be played: {e}. Click Next card."
             self._sync()
             return self._message
-        self._puzzle, self._puzzle_store = puzzle, store
+        self._puzzle, self._card_store = puzzle, store
         self._status = "card"
         self._message = puzzle.session.message = f"Puzzle {card.item}. {puzzle.panel()['objective']}"
         self.table.open_session(puzzle.session, driver=puzzle)
         self._sync()
         return self._message
+
+    def _open_level(self, card: ReviewCard) -> str:
+        from ..tutor.review_cards import open_level
+
+        store = self._open()
+        # a generated level deals a new hand at each review
+        level = open_level(store, self.learner, card.item, self.hint_fn, seed=card.reviews)
+        self._level, self._card_store = level, store
+        self._card["title"] = f"Lesson {level.player.lesson.title}, level {level.player.run.level.title}"
+        self._status = "card"
+        run = level.player.run
+        self._message = level.session.message = f"{run.level.title}: {run.goal}"
+        self.table.open_session(level.session, driver=level)
+        self._sync()
+        return self._message
+
+    def _level_over(self) -> None:
+        from ..tutor.progress import ProgressStoreError
+        from ..tutor.review_cards import level_answer
+
+        assert self._level is not None
+        self._status = "answered"
+        try:
+            a = level_answer(self._card_store, self.learner, self._level, self.now)
+        except ProgressStoreError as e:
+            self._message = f"Not rated: {e}"
+            self._sync()
+            return
+        self._answer = a.to_dict()
+        self._rated(a.solved, a.rating, a.card)
+
+    def _rated(self, solved: bool, rating: str, card: ReviewCard | None) -> None:
+        due = "" if card is None else f": due again {card.due.isoformat(timespec='minutes')}"
+        self._message = f"{'Solved' if solved else 'Missed'} ({rating}){due}."
+        self._sync()
 
     def _puzzle_over(self) -> None:
         from ..tutor.progress import ProgressStoreError
@@ -214,15 +260,13 @@ class QueuePanel(anywidget.AnyWidget):
         assert self._puzzle is not None
         self._status = "answered"
         try:
-            a = puzzle_answer(self._puzzle_store, self.learner, self._puzzle, self.now)
+            a = puzzle_answer(self._card_store, self.learner, self._puzzle, self.now)
         except ProgressStoreError as e:
             self._message = f"Not rated: {e}"
             self._sync()
             return
         self._answer = a.to_dict()
-        due = "" if a.card is None else f": due again {a.card.due.isoformat(timespec='minutes')}"
-        self._message = f"{'Solved' if a.solved else 'Missed'} ({a.rating}){due}."
-        self._sync()
+        self._rated(a.solved, a.rating, a.card)
 
     def _on_table(self, _change: dict[str, Any]) -> None:
         if self._status != "card":
@@ -232,6 +276,12 @@ class QueuePanel(anywidget.AnyWidget):
                 self._puzzle_over()
             else:
                 self._sync()  # a hint taken: the panel shows it
+            return
+        if self._level is not None:
+            if self._level.over:
+                self._level_over()
+            else:
+                self._sync()
             return
         s = self.table.session
         if s.hint_view() is not None:
