@@ -190,3 +190,13 @@ def test_a_level_failed_is_again_and_explained_in_the_lessons_words(tmp_path):
     assert "You drew instead." in answer["text"] and "(R-PACK-2)" in answer["text"]
     after = stored(path, "level", LEVEL)
     assert after.reviews == 2 and after.lapses == 1 and after.due == NOW + timedelta(minutes=1)
+
+
+def test_next_on_an_open_puzzle_leaves_it_unsaved_and_gives_the_table_back(tmp_path):
+    path = missed_puzzle(tmp_path / "p.sqlite3")
+    table, panel = open_first(path)
+    assert panel.handle({"intent": "next"}) == "That was the last card due." and table.driver is None
+    table.play("draw", run_bots=False)  # the position stays at the table; nothing judges or saves it now
+    assert panel.view["answer"] is None and stored(path, "puzzle", PUZZLE).reviews == 1
+    with ProgressStore(path) as store:
+        assert len(store.attempts()) == 1

@@ -3,7 +3,7 @@
 // Draws the synced `view` (plain data from Python) and sends intents: {intent: "next"}, {intent: "reload"},
 // {intent: "give_up"} (a puzzle's answer shown: a miss).  The puzzle itself is played at the card table.
 // Every text is set with textContent: nothing from Python is read as HTML.  Stable hooks for tests:
-// .cq-root[data-status][data-count], .cq-card[data-kind], .cq-puzzle, .cq-hint, .cq-verdict[data-solved],
+// .cq-root[data-status][data-count], .cq-card[data-kind], .cq-puzzle, .cq-level, .cq-hint, .cq-verdict[data-solved],
 // .cq-explanation, button[data-cq="next"|"reload"|"give_up"].
 
 function el(tag, cls, text) {
@@ -53,6 +53,12 @@ function render({ model, el: host }) {
       give.type = "button";
       give.dataset.cq = "give_up";
       box.appendChild(give);
+      root.appendChild(box);
+    }
+    const lv = v.level;
+    if (lv && v.status === "card") {
+      const box = el("div", "cq-level");
+      for (const h of lv.hints || []) box.appendChild(el("p", "cq-hint", `Hint: ${h}`));
       root.appendChild(box);
     }
     if (v.answer) {

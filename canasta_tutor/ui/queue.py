@@ -15,8 +15,11 @@ answer (a miss), ``{"intent": "reload"}`` reads the queue again.
   :func:`~canasta_tutor.tutor.review_cards.open_puzzle`): the learner solves it by clicks, hints count, and the
   trainer's verdict and its explanation of a miss are shown.  The trainer saves the attempt and the queue,
   synced, rates the card from it (:func:`~canasta_tutor.tutor.review_cards.puzzle_answer`).
-- A **lesson level** is named with the notebook that plays it: its attempt there rates the card
-  (:func:`~canasta_tutor.tutor.review_queue.sync`).
+- A **lesson level** opens at the table as the lesson widget plays it, by its own
+  :class:`~canasta_tutor.tutor.lessons.player.LessonPlayer` (:class:`~canasta_tutor.tutor.review_cards.LevelTable`):
+  its judge, its staged hints and its words on the table's message line.  The player saves the attempt with its
+  stars, which rate the card (:func:`~canasta_tutor.tutor.review_cards.level_answer`).  A level where the
+  learner scores a hand has no table: it is named with the notebook that plays it, whose attempt rates it.
 
 The answer of a card rates it (missed is Again, solved with a hint Hard, solved at once Good) and shows its
 next due date; Next card then brings the next card due.
@@ -144,6 +147,10 @@ class QueuePanel(anywidget.AnyWidget):
         return f"[refused] Unknown intent {str(name)[:30]!r}."
 
     def _close_card(self) -> None:
+        """Leave the card on the table: its driver (and its store) let go, its position stays to look at."""
+        driver = self._puzzle or self._level
+        if driver is not None and self.table.driver is driver:
+            self.table.open_session(self.table.session)
         if self._card_store is not None:
             self._card_store.close()
         self._puzzle = self._level = self._card_store = None
