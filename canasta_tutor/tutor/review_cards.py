@@ -46,7 +46,8 @@ from .lessons.runner import OPEN, PASSED, HintFn, default_hint
 from .progress import STORE_ERRORS, ProgressStore, store_error
 from .puzzles.session import PuzzleTable
 from .puzzles.trainer import SOLVED, ExplainFn, Trainer, hint_explanation
-from .review_queue import ReviewCard, card, rating_for, sync
+from .review_queue import ReviewCard, card, level_rating, rating_for, sync
+from .session import TableSession
 
 
 @dataclass
@@ -119,7 +120,7 @@ class LevelTable:
         self.notice = ""
 
     @property
-    def session(self) -> Any:
+    def session(self) -> TableSession:
         return self.player.run.session
 
     @property
@@ -139,7 +140,7 @@ class LevelTable:
         if not isinstance(name, str) or len(name) > 20:
             return self._say("A message must be an object with an 'intent' string.", "error")
         if name in TABLE_INTENTS:
-            return str(s.handle(msg))
+            return s.handle(msg)
         if self.over:
             return self._say("This level is over: click Next card.", "error")
         try:
@@ -234,8 +235,7 @@ def level_answer(store: ProgressStore, learner: str, table: LevelTable, now: dat
         raise store_error(store.path, e) from None
     passed = run.status == PASSED
     stars = run.stars()
-    rating = "Again" if not passed else "Good" if stars >= 3 else "Hard"
-    return CardAnswer(", ".join(run.played) or "nothing", passed, rating,
+    return CardAnswer(", ".join(run.played) or "nothing", passed, level_rating(passed, stars).name,
                       f"{stars} star{'s' if stars != 1 else ''}" if passed else "failed",
                       str(run.session.message), after)
 
