@@ -200,3 +200,18 @@ def test_next_on_an_open_puzzle_leaves_it_unsaved_and_gives_the_table_back(tmp_p
     assert panel.view["answer"] is None and stored(path, "puzzle", PUZZLE).reviews == 1
     with ProgressStore(path) as store:
         assert len(store.attempts()) == 1
+
+
+def test_a_card_no_longer_in_the_library_or_course_is_said_and_skipped(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    with ProgressStore(path) as store:
+        store.record(Attempt("learner", "puzzles", "gone-<b>", "failed", kind="puzzle", finished=T0.isoformat()))
+        store.record(Attempt("learner", "no-lesson", "x", "failed", kind="lesson",
+                             finished=(T0 + timedelta(minutes=1)).isoformat()))
+    table = CanastaTable(seed=3, bot_delay=0)
+    panel = QueuePanel(table, store=path, now=NOW, explain=None, hint_fn=None)
+    assert panel.handle({"intent": "next"}) == ("This card cannot be played: no puzzle 'gone-<b>' in the library. "
+                                                 "Click Next card.")
+    assert panel.view["status"] == "answered" and table.driver is None
+    assert panel.handle({"intent": "next"}).startswith("Lesson no-lesson, level x: play it again in the lesson's")
+    assert panel.view["status"] == "elsewhere"

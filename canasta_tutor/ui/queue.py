@@ -1,6 +1,7 @@
 """The review queue at the card table (an anywidget): the cards due, in order, played where they arose.
 
-A thin view over :mod:`canasta_tutor.tutor.review_queue` and :mod:`canasta_tutor.tutor.review_practice`.
+A thin view over :mod:`canasta_tutor.tutor.review_queue`, :mod:`canasta_tutor.tutor.review_practice` and
+:mod:`canasta_tutor.tutor.review_cards`.
 Python builds the view model and the browser draws it (``widgets/queue.js``, every text set as text) and
 sends intents: ``{"intent": "next"}`` opens the next card due, ``{"intent": "give_up"}`` shows a puzzle's
 answer (a miss), ``{"intent": "reload"}`` reads the queue again.
@@ -226,11 +227,17 @@ class QueuePanel(anywidget.AnyWidget):
         return self._message
 
     def _open_level(self, card: ReviewCard) -> str:
+        from ..engine.errors import CanastaError
         from ..tutor.review_cards import open_level
 
         store = self._open()
-        # a generated level deals a new hand at each review
-        level = open_level(store, self.learner, card.item, self.hint_fn, seed=card.reviews)
+        try:  # a generated level deals a new hand at each review
+            level = open_level(store, self.learner, card.item, self.hint_fn, seed=card.reviews)
+        except (CanastaError, ValueError) as e:
+            store.close()
+            self._status, self._message = "answered", f"This card cannot be played: {e}. Click Next card."
+            self._sync()
+            return self._message
         self._level, self._card_store = level, store
         self._card["title"] = f"Lesson {level.player.lesson.title}, level {level.player.run.level.title}"
         self._status = "card"
