@@ -144,6 +144,7 @@ from typing import Any
 
 from ..bots import native
 from ..notation.actions import format_action
+from . import budget
 from ..bots import expert
 from ..bots.expert import RACE_MIN_ROUND, Estimate, candidate_actions, summarize
 from ..bots.sampling import state_from_observation
@@ -492,7 +493,7 @@ def race_budget(variant: Variant) -> int:
     >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
     (1600, 24)
     """
-    return variant.hint_playouts or DEFAULT_PLAYOUTS
+    return budget.scaled(variant.hint_playouts or DEFAULT_PLAYOUTS)  # a share of it in the browser (budget.py)
 
 
 def compiled_search(variant: Variant) -> bool:

@@ -68,6 +68,9 @@ SCHEMA_VERSION = 4
 ENV_VAR = "CANASTA_TUTOR_PROGRESS"
 #: the store's file name inside a course folder (:func:`course_path`)
 COURSE_FILE = "progress.sqlite3"
+#: called with the connection after each committed transaction of any store (the browser's copy of the
+#: learner's store is written there: :mod:`canasta_tutor.tutor.browser`)
+AFTER_COMMIT: list[Callable[[sqlite3.Connection], None]] = []
 #: what an attempt's action row may be
 ACTION_KINDS = ("action", "refused", "wrong", "hint", "reply")
 
@@ -742,6 +745,8 @@ class _Transaction:
         except sqlite3.Error:  # a full disk or a lock at the commit: nothing of it is kept
             self._rollback()
             raise
+        for hook in AFTER_COMMIT:
+            hook(self.conn)
 
     def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite may have rolled back on its own after a full
