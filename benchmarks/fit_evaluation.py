@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from canasta_tutor.bots.evaluation import FEATURES, features, weights_file  # noqa: E402
+from canasta_tutor.bots.evaluation import FEATURES, features, fitted_on, weights_file  # noqa: E402
 from canasta_tutor.bots.expert import margin, rot_policy  # noqa: E402
 from canasta_tutor.engine.game import Game  # noqa: E402
 from canasta_tutor.engine.state import DRAW, GAME_OVER, HAND_OVER  # noqa: E402
@@ -71,6 +71,9 @@ def main() -> None:
     ap.add_argument("--variant", default="classic", help="the variant to fit (the classic game by default)")
     ap.add_argument("--dry-run", action="store_true", help="print the fit, do not write the weights")
     args = ap.parse_args()
+    if fitted_on(args.variant) != args.variant:
+        ap.error(f"{args.variant} uses the weights fitted on {fitted_on(args.variant)} (its hands are "
+                 f"{fitted_on(args.variant)} hands); fit those")
     try:
         from tqdm.auto import tqdm
         seeds = tqdm(range(args.seed, args.seed + args.hands), desc="hands", unit="hand")

@@ -16,6 +16,7 @@ from canasta_tutor.bots.evaluation import (
     WEIGHTS_FILE,
     evaluate,
     features,
+    fitted_on,
     side_features,
     weights,
     weights_file,
@@ -45,11 +46,13 @@ CUT_OFF = [name for name, v in VARIANTS.items() if v.playout_turns is not None]
 
 @pytest.mark.parametrize("name", CUT_OFF)
 def test_the_weights_file_matches_the_features(name: str) -> None:
-    """Each variant whose playouts are cut off reads its own fit, made on its own self-play."""
+    """Each variant whose playouts are cut off reads its own fit, made on its own self-play; five-handed reads
+    classic's, its hands being classic hands deal for deal (R-FIVE-1)."""
     path = weights_file(name)
-    assert (path == WEIGHTS_FILE) == (name == "classic")
+    assert (path == WEIGHTS_FILE) == (name in ("classic", "five-handed"))
+    assert fitted_on(name) == ("classic" if name == "five-handed" else name)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["features"] == list(FEATURES) and data["variant"] == name
+    assert data["features"] == list(FEATURES) and data["variant"] == fitted_on(name)
     b, w = weights(name)
     assert len(w) == len(FEATURES) and all(isinstance(x, float) for x in w)
     assert 0.1 < data["held_out_explained"] < 1  # the fit explains part of the final margin, on unseen hands

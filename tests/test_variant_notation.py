@@ -164,7 +164,7 @@ def test_named_players_by_seat() -> None:
 
 
 @pytest.mark.parametrize(("text", "line", "field", "words"), [
-    ("variant: five-handed\nturn: S draw\nN: 11\nE: 11\nS: 11\nW: 11\n", 1, "variant", "'five-handed' is not"),
+    ("variant: seven-handed\nturn: S draw\nN: 11\nE: 11\nS: 11\nW: 11\n", 1, "variant", "'seven-handed' is not"),
     (THREE.replace("E: 13", "N: 13"), 5, "n", "unknown key 'n'"),
     (THREE.replace("totals: E 0 S 250 W 1600", "totals: NS 0 EW 250"), 3, "totals", "write 'E <total> S <total> W"),
     (THREE.replace("W meld", "W draw asked"), 2, "turn", "each plays alone"),

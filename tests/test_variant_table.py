@@ -108,8 +108,8 @@ def test_the_variant_must_agree_with_the_position():
     assert TableSession(state=state).variant.name == "two-handed"
     with pytest.raises(ValueError, match="'six-handed' does not match"):
         TableSession(state=state, variant="six-handed")
-    with pytest.raises(UnknownVariantError, match="'five-handed' is not a variant"):
-        TableSession(variant="five-handed")
+    with pytest.raises(UnknownVariantError, match="'seven-handed' is not a variant"):
+        TableSession(variant="seven-handed")
     with pytest.raises(ValueError, match="not a seat"):
         TableSession(variant="two-handed", seat="E")  # two-handed has only N and S
 

@@ -19,7 +19,7 @@ from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.state import SEATS, State
 from canasta_tutor.engine.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
-NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba")
+NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba", "five-handed")
 
 
 def test_the_variant_names() -> None:
@@ -471,8 +471,8 @@ def test_cli_selfplay_and_deal_variant(capsys: pytest.CaptureFixture[str]) -> No
     assert data["variant"] == "six-handed" and data["totals"] == [0, 0, 0]
     assert main(["deal", "--variant", "six-handed", "--totals", "10,20,30", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["totals"] == [10, 20, 30]
-    assert main(["deal", "--variant", "five-handed"]) == 2
-    assert "'five-handed' is not a variant" in capsys.readouterr().err
+    assert main(["deal", "--variant", "seven-handed"]) == 2
+    assert "'seven-handed' is not a variant" in capsys.readouterr().err
 
 
 def test_classic_seating_and_dealer_unchanged() -> None:
@@ -540,7 +540,7 @@ def test_fast_listing_is_the_checked_candidates_in_order(name: str) -> None:
             hands += state.phase in ("hand_over", "game_over")
     assert states > 300
     assert {"draw", "take", "meld", "add", "discard", "deal"} <= verbs
-    assert ("ask" in verbs) == (name in ("six-handed", "italian"))
+    assert ("ask" in verbs) == (name in ("six-handed", "italian", "five-handed"))
 
 
 def test_two_handed_draw_meets_the_end_of_the_stock() -> None:

@@ -206,7 +206,9 @@ function variantScoreHTML(v) {
   const mins = v.sides.map((sd) => `<td title="${sd.initial ? "made" : "still needed"}">${esc(sd.minimum)}${sd.initial ? " \u2713" : ""}</td>`).join("");
   const pending = s.pending ? `<div class="ct-pending">Melded toward your minimum: ${esc(s.pending)}</div>` : "";
   const turn = v.deal_label ? `${v.deal_label} \u00b7 ${v.turn_text}` : v.turn_text;
-  return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th>${totals}</tr><tr><th>Initial meld</th>${mins}</tr></tbody></table><div class="ct-turn" aria-live="polite">${esc(turn)}</div>${pending}</div>`;
+  // five-handed: who sits out this hand (the rule numbers come in the text, from Python)
+  const out = v.sitting_out ? `<div class="ct-sitting-out" data-out="${esc(v.sitting_out.name)}">${withRuleLinks(v.sitting_out.text)}</div>` : "";
+  return `<div class="ct-panel ct-score-panel"><h4>Score sheet</h4><table class="ct-score"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}<tr class="ct-total"><th>Total</th>${totals}</tr><tr><th>Initial meld</th>${mins}</tr></tbody></table>${out}<div class="ct-turn" aria-live="polite">${esc(turn)}</div>${pending}</div>`;
 }
 
 function scoreHTML(v) {

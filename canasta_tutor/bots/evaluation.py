@@ -33,15 +33,24 @@ from pathlib import Path
 
 from ..engine.cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
 from ..engine.state import DRAW, State
+from ..engine.variants import get_variant
 
 #: classic's weights, in this package (found by its name, so the search's compiled copy, canasta_tutor.bots.native,
 #: reads the same file)
 WEIGHTS_FILE = Path(str(resources.files("canasta_tutor.bots") / "evaluation_weights.json"))
 
 
+def fitted_on(variant: str = "classic") -> str:
+    """The variant whose self-play a variant's weights are fitted on: its own, except five-handed, whose hands
+    are classic hands deal for deal (the same seed deals the same cards to the same chairs; only who sits in
+    them differs, R-FIVE-1), so a fit on its self-play would repeat classic's to the last digit."""
+    return "classic" if variant == "classic" or get_variant(variant).reserve else variant
+
+
 def weights_file(variant: str = "classic") -> Path:
-    """The file of a variant's fitted weights: ``evaluation_weights.json`` for classic,
-    ``evaluation_weights_<name>.json`` for the others (``-`` written ``_``)."""
+    """The file of a variant's fitted weights: ``evaluation_weights.json`` for classic (and five-handed, see
+    :func:`fitted_on`), ``evaluation_weights_<name>.json`` for the others (``-`` written ``_``)."""
+    variant = fitted_on(variant)
     if variant == "classic":
         return WEIGHTS_FILE
     return WEIGHTS_FILE.with_name(f"evaluation_weights_{variant.replace('-', '_')}.json")
@@ -143,7 +152,7 @@ def weights(variant: str = "classic") -> tuple[float, tuple[float, ...]]:
     """A variant's fitted intercept and weights (one per name of :data:`FEATURES`)."""
     path = weights_file(variant)
     data = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(data["features"]) != FEATURES or data.get("variant", "classic") != variant:
+    if tuple(data["features"]) != FEATURES or data.get("variant", "classic") != fitted_on(variant):
         raise ValueError(f"{path.name} was fitted on other features or another variant; "
                          f"run benchmarks/fit_evaluation.py --variant {variant}")
     return float(data["intercept"]), tuple(float(w) for w in data["weights"])
@@ -156,4 +165,4 @@ def evaluate(state: State, side: int) -> float:
     return b + sum(x * y for x, y in zip(features(state, side), w, strict=True))
 
 
-__all__ = ["FEATURES", "features", "evaluate", "weights", "weights_file", "WEIGHTS_FILE"]
+__all__ = ["FEATURES", "features", "evaluate", "weights", "weights_file", "fitted_on", "WEIGHTS_FILE"]

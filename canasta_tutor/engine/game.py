@@ -27,9 +27,10 @@ from .errors import NotationError
 from .options import RuleOptions
 from .state import SEATS, SeatDraw, State
 from .samba import new_state
+from .five import FiveState
 from .variants import CLASSIC, Variant, get_variant
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @overload
@@ -91,7 +92,8 @@ def draw_for_seats(rng: random.Random, players: tuple[str, ...],
     to another player's, means drawing again.  The highest drawer sits South and
     plays first, the second highest sits North as partner, the third West and
     the fourth East.  Returns the draws and the players by seat (N, E, S, W).
-    In a variant the drawers fill the seats in :func:`seating_order`.
+    In a variant the drawers fill the seats in :func:`seating_order`; five-handed, the fifth drawer sits out
+    the first hand and comes last in the players returned.
     """
     deck = list(range(variant.num_cards))
     shuffle(rng, deck)
@@ -111,8 +113,9 @@ def draw_for_seats(rng: random.Random, players: tuple[str, ...],
                 final[p] = card
         waiting = again
     order = sorted(final, key=lambda p: _draw_rank(final[p]), reverse=True)
-    by_seat = dict(zip(seating_order(variant), order, strict=True))
-    return draws, tuple(by_seat[s] for s in range(variant.players))
+    # five-handed: the lowest drawer is the player beyond the seats, who sits out the first hand (R-FIVE-1)
+    by_seat = dict(zip(seating_order(variant), order[:variant.players], strict=True))
+    return draws, tuple(by_seat[s] for s in range(variant.players)) + tuple(order[variant.players:])
 
 
 @dataclass(frozen=True, init=False)
@@ -139,7 +142,7 @@ class Game:
         """
         variant = self.variant
         seats = variant.seats
-        names = check_player_names(tuple(seats) if players is None else players, seats)
+        names = check_player_names(tuple(variant.roster) if players is None else players, variant.roster)
         state = new_state(self.options, seed, variant)
         if totals is not None:
             if len(totals) != variant.n_sides:
@@ -149,11 +152,20 @@ class Game:
         if dealer is None:
             draws, seated = draw_for_seats(random.Random(f"canasta/{seed}/seats"), names, variant)
             state.seat_draws = draws
-            state.players = seated
+            if isinstance(state, FiveState):
+                if players is None:  # unnamed players are called after the chair the draw gave them (F: out)
+                    label = dict(zip(seated, variant.roster, strict=True))
+                    draws = [SeatDraw(label[d.player], d.card, d.redraw) for d in draws]
+                    state.seat_draws = draws
+                    seated = tuple(variant.roster)
+                state.out = seated[variant.players]
+            state.players = seated[:variant.players]
             # the highest drawer plays first; the player to their right deals first (R-DEAL-1)
             state.dealer = (seating_order(variant)[0] - 1) % variant.players
         else:
-            state.players = names
+            state.players = names[:variant.players]
+            if isinstance(state, FiveState):
+                state.out = names[variant.players]
             if not isinstance(dealer, str) or len(dealer) != 1 or dealer.upper() not in seats:
                 raise NotationError(f"dealer {dealer!r}: give a seat, {', '.join(seats[:-1])} or {seats[-1]}", None,
                                     "dealer")

@@ -38,6 +38,7 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
 )
+from .five import FiveState, five_invariants
 from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, State
 
 _FREEZERS_ALWAYS = frozenset((JOKER, DEUCE, RED_THREE))
@@ -88,6 +89,10 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None, hi
     if phase not in PHASES:
         return [f"unknown phase {phase!r}"]
     playing = phase not in _OVER
+
+    # -------- five-handed: five players, one of them out of the chairs (R-FIVE-1)
+    if isinstance(state, FiveState):
+        v += five_invariants(state)
 
     # -------- every card exactly once (R-CARDS-1)
     cards = state.cards_everywhere()

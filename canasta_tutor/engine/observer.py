@@ -54,6 +54,7 @@ from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 from .cards import ALL_CARD_CODES, CARD_KIND, sort_key
 from . import render
 from .options import RuleOptions
+from .five import FiveState
 from .samba import SambaState
 from .scoring import HandResult
 from .state import Action, State, seat_index
@@ -182,6 +183,8 @@ class Observation:
     melded_turn: bool
     took_pack: bool
     legal_actions: tuple[Action, ...]  # empty when the seat is not to act (full snapshot)
+    players: tuple[str, ...]  # the players' names by seat
+    sitting_out: str | None  # five-handed: the player sitting out this hand (R-FIVE-1); None elsewhere
 
     # Set by observe(); a compact observation computes them on first read (the first three at once
     # when the seat has a choice: the policy reads them then).
@@ -275,7 +278,7 @@ FIELDS = (
     "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
     "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
-    "first_turn_done", "has_melded", "samba_melds",
+    "first_turn_done", "has_melded", "samba_melds", "players", "sitting_out",
 )
 _SOURCES = ("_own", "_known", "_melds", "_red3", "_pile", "_history", "_hand_results", "_totals",
             "_deal_totals", "_first", "_has_melded", "_smelds")
@@ -304,6 +307,8 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_hand_results": state.hand_results, "_totals": state.totals, "_deal_totals": state.deal_totals,
         "_first": state.first_turn_done, "_has_melded": state.has_melded,
         "_smelds": state.smelds if isinstance(state, SambaState) else (),
+        # the players' names by seat, and five-handed the one sitting out this hand (R-FIVE-1): public
+        "players": state.players, "sitting_out": state.out if isinstance(state, FiveState) else None,
     })
     return obs
 

@@ -19,10 +19,10 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
 >>> six.red_three_bonus(5), CLASSIC.red_three_bonus(4)
 (1000, 800)
 >>> try:
-...     get_variant("five-handed")
+...     get_variant("seven-handed")
 ... except UnknownVariantError as e:
 ...     print(e)
-'five-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba
+'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -145,6 +145,11 @@ class Variant:
     #: variant's self-play); None: every playout runs to the end of the hand.  The puzzles' verification search
     #: always plays to the end.
     playout_turns: int | None = None
+    #: five-handed (R-FIVE-1..4): the default name of a player beyond the seats, who sits out the first hand;
+    #: the players of side ``reserve_side`` and this one take turns sitting out (:mod:`canasta_tutor.engine.five`).
+    #: ``""``: every player has a seat
+    reserve: str = ""
+    reserve_side: int = 1
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -176,8 +181,16 @@ class Variant:
         sets(self, "num_cards", 52 * self.packs + self.jokers)
         sets(self, "partnerships", n_sides < self.players)
         sets(self, "checked_listing", self.deuce_melds or self.pile_always_frozen or self.initial_without_wilds)
+        if self.reserve and (len(self.reserve) != 1 or self.reserve in self.seats
+                             or len(side_seats[self.reserve_side]) != 2):
+            raise ValueError(f"variant {self.name!r}: a reserve is one new letter for a side of two seats")
         if self.pile_start not in ("upcard", "count"):
             raise ValueError(f"variant {self.name!r}: pile_start is 'upcard' or 'count', not {self.pile_start!r}")
+
+    @property
+    def roster(self) -> str:
+        """The default names of every player, by seat, then the one sitting out (five-handed) if any."""
+        return self.seats + self.reserve
 
     def side_of(self, seat: int) -> int:
         """The side (0..n_sides-1) a seat plays for."""
@@ -247,6 +260,11 @@ VARIANTS: Final[dict[str, Variant]] = {
                 target=10000, go_out_rule="R-SAMBA-7", rules="samba", sequences=True, set_wild_cap=2,
                 samba_bonus=1500,
                 red_threes_need_canastas=2, hint_playouts=24, hint_min_round=2),
+        # five players (R-FIVE-1..4): a classic hand at the classic table; East-West is a side of three, whose
+        # players (E, W and F by default) take turns sitting out, so the learner at South always plays
+        Variant(name="five-handed", rule_area="FIVE", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
+                hand_size=11, draw=1, canastas_to_go_out=1, rules="five", reserve="F", reserve_side=1,
+                hint_playouts=1600, playout_turns=8),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]

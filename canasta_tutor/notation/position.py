@@ -60,6 +60,8 @@ variant decides the seat letters and side names, and with them the keys:
 - ``six-handed``: seats ``N E P S W Q`` in turn order (``P`` between East and South,
   ``Q`` between West and North), partners opposite, sides ``NS``, ``EW`` and ``PQ``:
   ``totals: NS 0 EW 0 PQ 0``, ``melds PQ:``...; three decks, so three of each card and six jokers.
+- ``five-handed``: the classic seats, sides and cards; ``players`` names the four in the chairs and
+  ``out: F`` the player sitting out this hand (R-FIVE-1; by default ``F``, the fifth player's letter).
 
 ``players`` names one player per seat, in the variant's seat order; there is one hand line
 per seat (all required), and ``first-turn``/``melded-before`` use the variant's letters.
@@ -124,6 +126,7 @@ from ..engine.cards import (
 from ..engine.errors import ImpossiblePositionError, NotationError
 from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
+from ..engine.five import FiveState
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
 from ..engine.samba import SambaMeld, SambaState, new_state
@@ -329,6 +332,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     known_keys.update(seat.lower() for seat in seats)
     known_keys.update(f"{what} {name.lower()}" for what in ("melds", "red threes") for name in side_names)
     known_keys.add("variant")
+    if variant.reserve:
+        known_keys.add("out")
     for number, raw in position_lines(text, source):
         line = raw.split("#", 1)[0].strip()
         if not line or line.lower() == "canasta-tutor position":
@@ -375,6 +380,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             state.players = check_player_names(names, seats)
         except NotationError as e:
             raise NotationError(e.message, ln, "players") from None
+    if isinstance(state, FiveState):
+        _read_out(state, *get("out", variant.reserve))
     # by default the seat before South deals, so South plays first
     ln, v = get("dealer", seats[(seats.index("S") - 1) % players] if "S" in seats else seats[-1])
     state.dealer = _seat(v, ln, "dealer", seats)
@@ -635,6 +642,16 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     validate_position(state, lines, exact_score=not counted)
     _check_invariants(state, lines)
     return state
+
+
+def _read_out(state: FiveState, ln: int | None, v: str) -> None:
+    """Five-handed: the ``out:`` line, the player sitting out this hand (R-FIVE-1), a name unlike the four
+    in the chairs."""
+    try:
+        state.out = check_player_names((*state.players, v), state.variant.roster)[-1]
+    except NotationError as e:
+        raise NotationError(f"out: {e.message} (the player sitting out R-FIVE-1 has a name of their own)", ln,
+                            "out") from None
 
 
 def _check_invariants(state: State, lines: Mapping[str, int]) -> None:
@@ -989,6 +1006,8 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"options: {opts}")
     if tuple(state.players) != tuple(seats):
         lines.append("players: " + ", ".join(check_player_names(state.players, seats)))
+    if isinstance(state, FiveState):
+        lines.append(f"out: {state.out}")
     lines.append(f"dealer: {seats[state.dealer]}")
     flags: list[str] = []
     if state.phase not in (DRAW, MELD, ANSWER):

@@ -33,6 +33,9 @@ actions, and nothing but comments follows the result line::
   order (``result: N 120 S -40``; ``result: E 0 S 95 W 310``; ``result: NS 0 EW 60 PQ 1200``,
   written with the side names; ``totals`` may leave them out: ``totals: 0 0 0``).
 
+A five-handed record names five players: with ``dealer: draw``, in the order they drew; with a seat
+letter, the four in the chairs N, E, S, W at the first deal, then the one sitting it out (R-FIVE-1).
+
 A six-handed record begins::
 
     # canasta-tutor game record
@@ -65,6 +68,7 @@ from ..engine.game import Game, check_player_names
 from ..engine.options import RuleOptions
 from ..engine.state import Action, State
 from .textinput import iter_lines, read_lines
+from ..engine.five import FiveState, rotated
 from ..engine.variants import CLASSIC, UnknownVariantError, Variant, get_variant
 
 HEADER_LINE = "# canasta-tutor game record"
@@ -120,7 +124,10 @@ def start_totals(state: State) -> tuple[int, ...]:
 
 def _players_in(state: State) -> tuple[str, ...]:
     if state.seat_draws:
-        return tuple(d.player for d in state.seat_draws[:state.variant.players])
+        return tuple(d.player for d in state.seat_draws[:len(state.variant.roster)])
+    if isinstance(state, FiveState):  # the chairs and the player sitting out at the first deal (R-FIVE-2)
+        chairs, out = rotated(tuple(state.players), state.out, state.deal_no, 0, state.variant)
+        return (*chairs, out)
     return tuple(state.players)
 
 
@@ -155,7 +162,10 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
     first_dealer = seats[(state.dealer - state.deal_no) % variant.players]
     if state.seat_draws:
         lines.append("dealer: draw")
-        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(seats, state.players, strict=True)))
+        chairs = tuple(state.players)
+        if isinstance(state, FiveState):  # the chairs at the first deal
+            chairs = rotated(chairs, state.out, state.deal_no, 0, variant)[0]
+        lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(seats, chairs, strict=True)))
     else:
         # the first dealer: the dealer now, moved back one seat per deal since
         lines.append(f"dealer: {first_dealer}")
@@ -320,7 +330,7 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
                 raise NotationError(e.message, line=no, field=name) from None
         elif name == "players":
             names = [p.strip() for p in value.split(",")]
-            n = len(seats)
+            n = len(rec.variant.roster)
             if len(names) != n or not all(names):
                 raise NotationError(f"{_quote(value)}: name {_COUNT.get(n, n)} players separated by commas", line=no,
                                     field=name)
@@ -328,7 +338,7 @@ def _parse_lines(lines: Iterable[tuple[int, str]], on_action: Callable[[Record, 
                 raise NotationError(f"{_quote(value)}: the {_COUNT.get(n, n)} players need different names",
                                     line=no, field=name)
             try:
-                rec.players = check_player_names(names, seats)
+                rec.players = check_player_names(names, rec.variant.roster)
             except NotationError as e:
                 raise NotationError(e.message, line=no, field=name) from None
         elif name == "totals":

@@ -112,6 +112,12 @@ and three more keys (a classic view is exactly as above):
     in that order, ``score["they"]`` is the first other side's, and ``result`` adds ``"sides"``,
     the breakdown of every side in that order.
 
+A five-handed view (``variant`` ``"five-handed"``) has one more key:
+
+``sitting_out``
+    ``{"name", "playing", "text"}``: the player sitting out this hand, the two playing for the side of three
+    (East, then West) and a sentence saying so, shown under the score sheet (R-FIVE-1, R-FIVE-2).
+
 A Samba view (``variant`` ``"samba"``) has two more keys:
 
 ``choose_for`` (str or null)
@@ -463,6 +469,13 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         view["sides"] = [{"title": titles[i], "seats": [letters[x] for x in variant.side_seats[s]],
                           "total": obs.totals[s], "minimum": obs.minimums[s], "initial": obs.initial[s]}
                          for i, s in enumerate(order)]
+    if obs.sitting_out is not None:  # five-handed: who sits out this hand, and who plays for the side of three
+        chairs = variant.side_seats[variant.reserve_side]
+        playing = " and ".join(f"{obs.players[c]} ({seat_title(letters[c])})" for c in chairs)
+        side_of_three = chr(0x2013).join(seat_title(letters[c]) for c in chairs)
+        view["sitting_out"] = {"name": obs.sitting_out, "playing": [obs.players[c] for c in chairs],
+                               "text": f"Sitting out this hand: {obs.sitting_out}. Playing for "
+                                       f"{side_of_three}: {playing} (R-FIVE-2)."}
     return view
 
 
