@@ -23,9 +23,10 @@ within a game and across the games of a run, and against the records already in 
 file.  Kept puzzles get their themes from the detectors (:mod:`.themes`) and a starting
 rating from how often weaker solvers find the answer (:mod:`.starting_rating`).
 
-:func:`run` mines games in worker processes and appends each game's records to the output
-file as the game finishes, whole records or nothing (a write that fails part way, on a full
-disk, is truncated back), so a run stopped at any time leaves a file that loads.
+:func:`run` mines games on a Dask cluster (:mod:`.mining_cluster`: a local one by default) and
+appends each game's records to the output file game by game in seed order, whole records or
+nothing (a write that fails part way, on a full disk, is truncated back), so a run stopped at any
+time leaves a file that loads, and the file is the same whatever worker mined each game.
 """
 
 from __future__ import annotations
@@ -345,35 +346,28 @@ def append_records(path: Path | str, records: list[str]) -> None:
         append_atomic(path, "".join("\n" + r for r in records))
 
 
-def _job(args: tuple[int, int, int | None, frozenset[str]]) -> MineResult:
-    seed, samples, screen, skip = args
-    return mine_game(seed, samples=samples, screen=screen, skip=skip)
-
-
 def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int | None = None,
-        out: str | None = None, on_game: Callable[[MineResult], None] | None = None) -> Iterator[MineResult]:
-    """Mine the games of ``seeds`` in ``workers`` processes; each game's new records (not
-    near-duplicates of earlier ones, nor of those already in ``out``) are appended to ``out``
-    as the game finishes, in the order the games end.  Yields each game's result with only
-    its new records."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+        out: str | None = None, on_game: Callable[[MineResult], None] | None = None,
+        scheduler: str | None = None, **settings: object) -> Iterator[MineResult]:
+    """Mine the games of ``seeds`` on a Dask cluster (:mod:`.mining_cluster`: a local one of ``workers``
+    processes, or the one at ``scheduler``); each game's new records (not near-duplicates of earlier
+    ones, nor of those already in ``out``) are appended to ``out`` game by game, in seed order, so the
+    file is the same whatever worker mined each game.  Yields each game's result with only its new
+    records.  ``settings``: more keyword arguments of :func:`mine_game` (say ``iterations``)."""
+    from .mining_cluster import game_results
 
     seen, ids = existing_keys(out) if out else (set(), set())
-    skip = frozenset(seen)
-    jobs = [(s, samples, screen, skip) for s in seeds]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_job, job) for job in jobs]
-        for done in as_completed(futures):  # as each game ends, so a stopped run loses no finished game
-            r = done.result()
-            fresh = [(k, rec) for k, rec in zip(r.keys, r.records, strict=True)
-                     if k not in seen and rec.split("\n", 1)[0][len("puzzle: "):] not in ids]
-            seen.update(k for k, _ in fresh)
-            r.keys, r.records = [k for k, _ in fresh], [rec for _, rec in fresh]
-            if out:
-                append_records(out, r.records)
-            if on_game is not None:
-                on_game(r)
-            yield r
+    options = {"samples": samples, "screen": screen, **settings}
+    for r in game_results(seeds, frozenset(seen), options, workers, scheduler):
+        fresh = [(k, rec) for k, rec in zip(r.keys, r.records, strict=True)
+                 if k not in seen and rec.split("\n", 1)[0][len("puzzle: "):] not in ids]
+        seen.update(k for k, _ in fresh)
+        r.keys, r.records = [k for k, _ in fresh], [rec for _, rec in fresh]
+        if out:
+            append_records(out, r.records)
+        if on_game is not None:
+            on_game(r)
+        yield r
 
 
 __all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish", "run",
