@@ -827,19 +827,23 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     )
 
 
-#: the plan's first look at a step: a race of this share of the hint's budget; only a step that loses at least
-#: ``SCREEN_LOSS`` points there is graded in full (a mistake loses 80 or more)
-SCREEN_SHARE, SCREEN_LOSS = 4, 40.0
+#: the plan's first look at a step: a race of this share of the hint's budget; a step is graded in full unless
+#: that look rules out a mistake (a mistake loses ``MISTAKE_LOSS`` points or more): unless the upper end of the
+#: 95% interval of the paired difference it measured on its few deals stays below that
+SCREEN_SHARE = 4
+MISTAKE_LOSS = dict(GRADES)["inaccuracy"]
 
 
 def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
-    """The grade of a later step of the plan, or None where a first look finds it no mistake: with the
-    default race, a race of a quarter of its budget looks first, and only a step that loses ``SCREEN_LOSS``
-    points or more there (half a mistake's) is graded in full, by :func:`grade` itself; with ``samples``,
-    :func:`grade` at once.  So the plan costs little more where its steps are plainly sound."""
+    """The grade of a later step of the plan, or None where a first look rules out a mistake: with the
+    default race, a race of a quarter of its budget looks first, and a step whose loss could still reach a
+    mistake's (``MISTAKE_LOSS``) within the 95% interval of that look is graded in full, by :func:`grade`
+    itself; with ``samples``, :func:`grade` at once.  So the plan costs little more where its steps are
+    plainly sound, and a step the first look is unsure of is never passed on its few deals."""
     if samples is None and not obs.variant.sequences:
         first = grade(obs, action, seed=seed, playouts=max(1, race_budget(obs.variant) // SCREEN_SHARE))
-        if first.loss < SCREEN_LOSS:
+        # ``loss`` is the difference less one standard error (or 0): its 95% upper end is at most this
+        if first.loss + (1 + Z95) * first.stderr < MISTAKE_LOSS:
             return None
     return grade(obs, action, seed=seed, samples=samples)
 
@@ -952,6 +956,7 @@ class Grade:
     line: tuple[tuple, ...] = ()
     reference: tuple[tuple, ...] = ()
     deals: int = 0
+    stderr: float = 0.0  # standard error of the paired difference behind ``loss`` (0: none measured)
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": format_action(self.action), "grade": self.grade, "loss": round(self.loss, 1),
@@ -1043,7 +1048,7 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
     else:
         gap, se = _paired(obs, state, [(best.action,), (action,)], n, seed, samples)
     loss = max(0.0, gap - se)  # sampling noise never grades a move down
-    return Grade(action, _not_best(loss), loss, best.action, (action,), (best.action,), n)
+    return Grade(action, _not_best(loss), loss, best.action, (action,), (best.action,), n, se)
 
 
 def _outcome(state: State, seat: int) -> tuple:

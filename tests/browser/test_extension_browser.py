@@ -118,7 +118,7 @@ def test_lab_launcher_start_page_panel_and_a_new_star(page, wheel_lab, artifacts
     # a click opens the first lesson; play its first level by clicks (draw, then discard the 4)
     cards_row.locator(".ct-ext-lesson-link").click()
     page.wait_for_function(
-        "() => window.jupyterapp.shell.currentWidget.context.path === 'canasta-tutor/lessons/01-cards.ipynb'")
+        "() => window.jupyterapp.shell.currentWidget?.context?.path === 'canasta-tutor/lessons/01-cards.ipynb'")
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.wait_for()
     lab.wait_for_kernel_idle()
     lab.run_all_cells()
@@ -164,7 +164,7 @@ def test_lab_launcher_start_page_panel_and_a_new_star(page, wheel_lab, artifacts
     expect(item).to_be_visible()
     item.click()
     page.wait_for_function(
-        "() => window.jupyterapp.shell.currentWidget.context.path === 'canasta-tutor/lessons/05-freezing.ipynb'")
+        "() => window.jupyterapp.shell.currentWidget?.context?.path === 'canasta-tutor/lessons/05-freezing.ipynb'")
 
 
 def test_notebook7_panel_start_page_and_rule_book(page, wheel_notebook, artifacts_dir):
@@ -212,5 +212,5 @@ def test_without_the_server_extension_the_panel_falls_back(page, lab_without_ser
     expect(panel.locator(".ct-ext-status")).to_contain_text("once its notebook has run")
     lab.screenshot("extension-lab-no-server-extension")
     page.locator(f'{CARDS}:has-text("Start")').click()
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.path === 'index.ipynb'")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget?.context?.path === 'index.ipynb'")
     assert not (server.root_dir / "canasta-tutor").exists()  # nothing is placed without the server half
