@@ -43,7 +43,7 @@ help:
 	@echo "make lab    - install everything, then start JupyterLab with the extension on $(LAB_DIR)/, as a pip user has it (PORT=$(PORT))"
 	@echo "make test   - install everything (incl. Debian chromium), then run lint, unit, notebook and browser tests"
 	@echo "make test-fast - lint and the unit tests not marked slow (no notebooks, no browser): the quick loop"
-	@echo "make lint   - ruff and mypy, zero findings"
+	@echo "make lint   - ruff and mypy, zero findings; the layers' import contract"
 	@echo "make clean  - remove the venv, build output and test artefacts"
 
 venv: $(STAMP)
@@ -81,10 +81,10 @@ $(LABEXT_OUT)/static/style.js: $(LABEXT_SRC) | $(STAMP)
 	cd labextension && $(NODE_PATH_ENV) npm install --no-audit --no-fund && $(NODE_PATH_ENV) npm run build
 	@touch $@
 
-# The search's compiled copy (canasta_tutor/native.py, a minute or two): built again only when a module it
+# The search's compiled copy (canasta_tutor/bots/native.py, a minute or two): built again only when a module it
 # copies or imports has changed.  Without a C compiler the search runs in plain Python: the same hints, slower.
 native: $(STAMP)
-	@$(BIN)/python -m canasta_tutor.native build --if-stale || \
+	@$(BIN)/python -m canasta_tutor.bots.native build --if-stale || \
 	  echo "warning: the search could not be compiled; it runs in plain Python (the same hints, slower)"
 
 # Debian's chromium for the browser tests. Never `playwright install`:
@@ -97,10 +97,14 @@ chromium:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	fi
 
-# ruff over the code, tests and benchmarks; mypy over the package (settings in pyproject.toml).
+# ruff over the code, tests and benchmarks; mypy over the package (settings in pyproject.toml); the layers'
+# import contract (import-linter, [tool.importlinter] in pyproject.toml) and the check that no private name is
+# imported across packages (tests/private_names.py: import-linter sees modules, not the names taken).
 lint: $(STAMP)
 	$(BIN)/ruff check canasta_tutor tests benchmarks hatch_build_native.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tests/private_names.py
 
 # Runs the steps in order; every step runs even if an earlier one
 # failed, and the target fails if any of them did.

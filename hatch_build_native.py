@@ -1,4 +1,4 @@
-"""The wheel's build hook: compile the search's copy (canasta_tutor/native.py) into the wheel.
+"""The wheel's build hook: compile the search's copy (canasta_tutor/bots/native.py) into the wheel.
 
 ``python -m build`` (or ``pip wheel``) runs this hook for the wheel, after hatch has read the sources.  It
 compiles the copy with mypyc, as ``make`` does, and adds the extensions to the wheel, which is then tagged for
@@ -28,8 +28,9 @@ PURE_ENV = "CANASTA_TUTOR_PURE_WHEEL"
 
 
 def _native(root: Path) -> Any:
-    """canasta_tutor/native.py, loaded from the sources being built (it imports nothing of the package)."""
-    spec = importlib.util.spec_from_file_location("_canasta_tutor_native", root / "canasta_tutor" / "native.py")
+    """canasta_tutor/bots/native.py, loaded from the sources being built (it imports nothing of the package)."""
+    path = root / "canasta_tutor" / "bots" / "native.py"
+    spec = importlib.util.spec_from_file_location("_canasta_tutor_native", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # (its dataclasses and annotations look themselves up there)
@@ -53,7 +54,7 @@ class NativeBuildHook(BuildHookInterface):
         shutil.copytree(Path(self.root) / "canasta_tutor", package,
                         ignore=shutil.ignore_patterns("_fast", "__pycache__", "*.so", "*.pyc"))
         native = _native(self.scratch)
-        self.app.display_info("compiling the search's copy with mypyc (canasta_tutor/native.py) ...")
+        self.app.display_info("compiling the search's copy with mypyc (canasta_tutor/bots/native.py) ...")
         try:
             files = native.build(root=package)
         except Exception as e:  # noqa: BLE001 - any failure gives the pure wheel, which works everywhere

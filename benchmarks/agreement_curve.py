@@ -54,7 +54,7 @@ from hint_accuracy import (  # noqa: E402
 from strength import wilson  # noqa: E402
 
 from canasta_tutor.hint import analyse, race_budget  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
 
 SECOND_ORACLE_SEED = 104729  # another seed than the first oracle's and the hint's
 

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from canasta_tutor.cli import main as cli  # noqa: E402
+from canasta_tutor.cli.main import main as cli  # noqa: E402
 from canasta_tutor.tutor.assignments.grading import grade_log, log_path  # noqa: E402
 from canasta_tutor.tutor.assignments.spec import Assignment, load_assignment  # noqa: E402
 from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line  # noqa: E402

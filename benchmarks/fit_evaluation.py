@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots.evaluation import FEATURES, features, weights_file  # noqa: E402
 from canasta_tutor.bots.expert import margin, rot_policy  # noqa: E402
-from canasta_tutor.game import Game  # noqa: E402
-from canasta_tutor.state import DRAW, GAME_OVER, HAND_OVER  # noqa: E402
+from canasta_tutor.engine.game import Game  # noqa: E402
+from canasta_tutor.engine.state import DRAW, GAME_OVER, HAND_OVER  # noqa: E402
 
 FIRST_SEED = 100_000
 

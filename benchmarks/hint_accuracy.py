@@ -80,12 +80,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from positions import first_turn_positions, sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
-from canasta_tutor.actions import format_action  # noqa: E402
+from canasta_tutor.notation.actions import format_action  # noqa: E402
 from canasta_tutor.hint import CLEAR, CLOSE, Z95, Hint, analyse, compiled_search, hint, race_budget  # noqa: E402
-from canasta_tutor.observer import Observation, observe  # noqa: E402
-from canasta_tutor.position import format_position  # noqa: E402
-from canasta_tutor.state import State  # noqa: E402
-from canasta_tutor.variants import VARIANTS, get_variant  # noqa: E402
+from canasta_tutor.engine.observer import Observation, observe  # noqa: E402
+from canasta_tutor.notation.position import format_position  # noqa: E402
+from canasta_tutor.engine.state import State  # noqa: E402
+from canasta_tutor.engine.variants import VARIANTS, get_variant  # noqa: E402
 
 PHASES = ("draw", "meld", "discard", "answer")
 T = TypeVar("T")

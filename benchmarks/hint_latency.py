@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from positions import POSITION_SETS  # noqa: E402
 
 from canasta_tutor.hint import compiled_search, hint  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
-from canasta_tutor.variants import get_variant  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
+from canasta_tutor.engine.variants import get_variant  # noqa: E402
 
 
 def main() -> None:

@@ -33,7 +33,7 @@ from tqdm.auto import tqdm  # noqa: E402
 
 from canasta_tutor.hint import compiled_search  # noqa: E402
 from canasta_tutor.hint.audit import audit  # noqa: E402
-from canasta_tutor.variants import get_variant  # noqa: E402
+from canasta_tutor.engine.variants import get_variant  # noqa: E402
 
 
 def sweep(positions: int, seed: int, progress: bool = True) -> dict:

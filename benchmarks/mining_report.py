@@ -60,7 +60,7 @@ def report(log: Path, puzzles: Path | None) -> dict[str, Any]:
         "kept_lowest_lead_at_checkpoint": dict(sorted(low.items())),
     }
     if puzzles is not None:
-        from canasta_tutor.tutor.puzzles import load_file
+        from canasta_tutor.tutor.puzzles.library import load_file
 
         ps = load_file(puzzles)
         themes = collections.Counter(t for p in ps for t in p.themes)

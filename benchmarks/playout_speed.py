@@ -12,7 +12,7 @@ process's CPU time (which a busy machine disturbs less); with ``--repeat`` the b
 The script pins itself to one core.  The work is the same for the same arguments, so runs
 of two checkouts on the same machine compare.
 
-``--compiled`` runs the search's compiled copy (``canasta_tutor/native.py``, built by ``make``)
+``--compiled`` runs the search's compiled copy (``canasta_tutor/bots/native.py``, built by ``make``)
 instead of the pure modules: each state crosses into the copy whole, so the two do the same work (the
 same ``margin_sum``) and their times compare.  ``--from-observation`` starts both, as the hint does,
 from the state made from the seat's observation.
@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from positions import sample_positions  # noqa: E402
 
-from canasta_tutor import native  # noqa: E402
+from canasta_tutor.bots import native  # noqa: E402
 from canasta_tutor.bots import expert  # noqa: E402
 from canasta_tutor.bots.sampling import state_from_observation  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
-from canasta_tutor.state import State  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
+from canasta_tutor.engine.state import State  # noqa: E402
 
 
 def run(states: list[State], samples: int, seed: int, engine: Any = expert,

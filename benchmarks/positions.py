@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from canasta_tutor.bots.expert import rot_policy
-from canasta_tutor.game import Game
-from canasta_tutor.state import GAME_OVER, HAND_OVER, State
+from canasta_tutor.engine.game import Game
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, State
 
 
 def sample_positions(count: int, seed: int = 0, every: int = 5, variant: str = "classic") -> list[State]:

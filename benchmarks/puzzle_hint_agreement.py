@@ -5,7 +5,7 @@
 
 For every puzzle of the library, the default hint (:func:`canasta_tutor.hint.hint`, seed 0, the
 default budget) is made from the solver's observation, and the trainer's hint
-(:func:`canasta_tutor.tutor.trainer.puzzle_hint`): the default hint where its move is one of the
+(:func:`canasta_tutor.tutor.puzzles.trainer.puzzle_hint`): the default hint where its move is one of the
 puzzle's verified answers (the solution's first move or an accepted one), else the verified answer
 explained by its facts and the verification's figures.  Prints how many agree, and the puzzles
 where the default budget finds another move.
@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm.auto import tqdm  # noqa: E402
 
-from canasta_tutor.actions import parse_action  # noqa: E402
-from canasta_tutor.tutor.puzzles import load_library  # noqa: E402
-from canasta_tutor.tutor.trainer import puzzle_hint  # noqa: E402
+from canasta_tutor.notation.actions import parse_action  # noqa: E402
+from canasta_tutor.tutor.puzzles.library import load_library  # noqa: E402
+from canasta_tutor.tutor.puzzles.trainer import puzzle_hint  # noqa: E402
 
 
 @cache

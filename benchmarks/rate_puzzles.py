@@ -1,5 +1,5 @@
 """Give puzzles their starting ratings from weaker solvers' attempts (see
-``canasta_tutor/tutor/starting_rating.py``): rewrites only the ``rating:`` lines of the
+``canasta_tutor/tutor/puzzles/starting_rating.py``): rewrites only the ``rating:`` lines of the
 puzzles never rated (deviation 350) in the files given, and prints the ratings.  With
 ``--themes``, also sets each mined puzzle's themes to what the detectors find now.  Each file
 is replaced whole (written aside, then renamed) only if nothing changed it meanwhile (a miner
@@ -17,9 +17,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from canasta_tutor.tutor.mining import refresh_themes
-from canasta_tutor.tutor.puzzles import parse_puzzles
-from canasta_tutor.tutor.starting_rating import rerate_text
+from canasta_tutor.tutor.puzzles.mining import refresh_themes
+from canasta_tutor.tutor.puzzles.library import parse_puzzles
+from canasta_tutor.tutor.puzzles.library import rerate_text
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ so that a busy machine slows both sides alike.
 against a revision that may not know the variants).
 
 ``--engine compiled`` (the default where it is built) plays on the search's compiled copy
-(``canasta_tutor/native.py``), ``--engine python`` in plain Python.
+(``canasta_tutor/bots/native.py``), ``--engine python`` in plain Python.
 
 ``--peer "COMMAND"`` measures another engine side by side: each round runs this checkout compiled, this
 checkout in plain Python and ``COMMAND HANDS SEED`` (which plays that many hands of random legal actions
@@ -54,14 +54,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from canasta_tutor import native  # noqa: E402
-from canasta_tutor.selfplay import run_selfplay  # noqa: E402
+from canasta_tutor.bots import native  # noqa: E402
+from canasta_tutor.bots.selfplay import run_selfplay  # noqa: E402
 
 # One measured run in a fresh process, whichever package comes first on sys.path.
 _CHILD = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from canasta_tutor.selfplay import run_selfplay
+from canasta_tutor.bots.selfplay import run_selfplay
 cpu = time.process_time()
 r = run_selfplay(int(sys.argv[2]), int(sys.argv[3]), check=False)
 cpu = time.process_time() - cpu
@@ -131,7 +131,7 @@ _OURS = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from canasta_tutor import native
-from canasta_tutor.selfplay import run_selfplay
+from canasta_tutor.bots.selfplay import run_selfplay
 engine = native.engine() if sys.argv[4] == "compiled" else None
 if sys.argv[4] == "compiled" and engine is None:
     sys.exit("the search's compiled copy is " + native.status())

@@ -33,7 +33,7 @@ def _cpu(fn: Callable[[], Any]) -> float:
 
 def table(refusals: int, rounds: int) -> dict[str, Any]:
     """The card table after ``refusals`` refused draws: the cost of one more message, and the view's size."""
-    from canasta_tutor.widget import CanastaTable
+    from canasta_tutor.ui.table import CanastaTable
 
     t = CanastaTable(seed=11, bot_delay=0)
     t.handle({"intent": "draw"})
@@ -46,7 +46,7 @@ def table(refusals: int, rounds: int) -> dict[str, Any]:
 
 def lesson(refusals: int, rounds: int) -> dict[str, Any]:
     """The lesson widget after ``refusals`` refused actions: one more message, and the view's size."""
-    from canasta_tutor.lesson_widget import LessonWidget
+    from canasta_tutor.ui.lesson import LessonWidget
 
     w = LessonWidget("melds", store=None, hint_fn=None)
     for _ in range(refusals):

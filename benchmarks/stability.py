@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from positions import sample_positions  # noqa: E402
 
 from canasta_tutor.hint import hint  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import make_state_policy  # noqa: E402
 from canasta_tutor.bots.match import MatchReport, play_deal  # noqa: E402
-from canasta_tutor.variants import VARIANTS  # noqa: E402
+from canasta_tutor.engine.variants import VARIANTS  # noqa: E402
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """How big one table view update is, and how long Python takes from an intent to the new view.
 
-Whole hands are played through :class:`canasta_tutor.widget.CanastaTable` with no
+Whole hands are played through :class:`canasta_tutor.ui.table.CanastaTable` with no
 browser: the learner's moves (the rules-of-thumb bot's choice) are sent as the
 browser would send them (``select`` then a button, each carrying the view's
 ``rev``), and the bots are stepped one action at a time as the widget paces them.
@@ -22,10 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import RulesOfThumbBot  # noqa: E402
-from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER  # noqa: E402
-from canasta_tutor.observer import observe  # noqa: E402
+from canasta_tutor.engine.cards import CARD_KIND, DEUCE, JOKER  # noqa: E402
+from canasta_tutor.engine.observer import observe  # noqa: E402
 from canasta_tutor.tutor.view import kind_token  # noqa: E402
-from canasta_tutor.widget import CanastaTable  # noqa: E402
+from canasta_tutor.ui.table import CanastaTable  # noqa: E402
 
 
 class Measured(CanastaTable):

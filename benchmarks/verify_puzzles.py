@@ -7,7 +7,7 @@ per puzzle.  Exit 1 when any puzzle's recomputed verification block differs.
     .venv/bin/python benchmarks/verify_puzzles.py --folder DIR       # another puzzle folder
 
 Each puzzle is recomputed with the hint's deterministic search at its own sample count
-and seed (see ``canasta_tutor/tutor/puzzles.py``); forced puzzles need no search.
+and seed (see ``canasta_tutor/tutor/puzzles/library.py``); forced puzzles need no search.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tqdm.auto import tqdm
 
-from canasta_tutor.tutor.puzzles import Puzzle, load_library, sample, verify
+from canasta_tutor.tutor.puzzles.library import Puzzle, load_library, sample, verify
 
 
 def _load(folder: str | None) -> None:

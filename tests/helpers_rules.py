@@ -2,7 +2,7 @@
 
 A plain module (not a conftest) so the test files can import it by name:
 ``from helpers_rules import P, refuse, ...``.  Positions are written in the
-plain-text format of :mod:`canasta_tutor.position`.
+plain-text format of :mod:`canasta_tutor.notation.position`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from canasta_tutor import IllegalActionError
-from canasta_tutor.cards import CARD_CODE, KIND_TOKENS, normalize_code
-from canasta_tutor.position import format_position, parse_position
+from canasta_tutor.engine.cards import CARD_CODE, KIND_TOKENS, normalize_code
+from canasta_tutor.notation.position import format_position, parse_position
 
 #: Kind numbers by token: K["4"] .. K["A"], K["2"] (deuce), K["JK"], K["3"] (black three), K["R3"].
 K = {tok: i for i, tok in enumerate(KIND_TOKENS)}

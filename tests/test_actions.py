@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from canasta_tutor import Game, NotationError
-from canasta_tutor.actions import format_action, parse_action
-from canasta_tutor.cards import BLACK_THREE, DEUCE, JOKER, NUM_KINDS, RED_THREE, parse_kind
+from canasta_tutor.notation.actions import format_action, parse_action
+from canasta_tutor.engine.cards import BLACK_THREE, DEUCE, JOKER, NUM_KINDS, RED_THREE, parse_kind
 
 K = parse_kind("K")
 SEVEN = parse_kind("7")

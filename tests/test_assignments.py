@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.actions import format_action
-from canasta_tutor.cli import main
+from canasta_tutor.notation.actions import format_action
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.assignments.grading import (LogError, grade_item, grade_log, log_path, read_attempts,
                                                      replay_attempt, replay_puzzle)
 from canasta_tutor.tutor.assignments.items import item_level
@@ -449,7 +449,7 @@ def test_write_course_keeps_an_existing_config(tmp_path, week1):
 
 
 def test_the_widget_cell_and_the_grader_use_one_log_folder():
-    from canasta_tutor import assignment_cell
+    from canasta_tutor.ui import assignment_cell
     from canasta_tutor.tutor.assignments import grading
 
     assert assignment_cell.LOG_DIR == grading.LOG_DIR

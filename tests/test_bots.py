@@ -11,8 +11,8 @@ from canasta_tutor.bots import RandomBot, RulesOfThumbBot
 from canasta_tutor.bots.expert import ExpertBot, determinize, state_from_observation
 from canasta_tutor.bots.match import play_deal, run_match
 from canasta_tutor.bots.expert import rot_policy
-from canasta_tutor.observer import observe
-from canasta_tutor.state import ANSWER, GAME_OVER, HAND_OVER, PHASES
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.engine.state import ANSWER, GAME_OVER, HAND_OVER, PHASES
 
 
 def _states(n_games: int = 6, every: int = 7):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.classes.report import ClassReport, png
 from canasta_tutor.tutor.classes.simulate import SimulationError, plan, simulate, tempting_refusals
 from canasta_tutor.tutor.lessons.course import known_rules
@@ -213,7 +213,7 @@ def test_simulated_attempts_are_real_lesson_levels_and_puzzles_with_engine_rules
 
 
 def test_tempting_refusals_are_refused_by_the_engine() -> None:
-    from canasta_tutor.tutor.puzzles import load_library
+    from canasta_tutor.tutor.puzzles.library import load_library
 
     p = load_library()[0]
     state = p.state()

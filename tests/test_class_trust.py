@@ -29,7 +29,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.assignments.grading import log_path
 from canasta_tutor.tutor.assignments.spec import load_assignment
 from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line

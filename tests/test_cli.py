@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.cli import main
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.record import format_record
+from canasta_tutor.cli.main import main
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.notation.record import format_record
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_legal_lists_formatted_actions(capsys, position_file: Path) -> None:
     code, out, _ = run(capsys, "legal", str(position_file))
     assert code == 0
     state = parse_position(position_file.read_text())
-    from canasta_tutor.actions import format_action
+    from canasta_tutor.notation.actions import format_action
 
     assert out.split("\n")[:-1] == [format_action(a) for a in state.legal_actions()]
     assert "draw" in out.splitlines()
@@ -103,7 +103,7 @@ def test_play_applies_actions(capsys, position_file: Path) -> None:
     state = parse_position(position_file.read_text())
     state.apply(("draw",))
     discard = next(a for a in state.legal_actions() if a[0] == "discard")
-    from canasta_tutor.actions import format_action
+    from canasta_tutor.notation.actions import format_action
 
     code, out, err = run(capsys, "play", str(position_file), "draw", format_action(discard))
     assert code == 0, err
@@ -193,7 +193,7 @@ def test_selfplay_json(capsys) -> None:
 
 
 def test_selfplay_violations_exit_1(capsys, monkeypatch) -> None:
-    import canasta_tutor.selfplay as sp
+    import canasta_tutor.bots.selfplay as sp
 
     monkeypatch.setattr(sp, "check_invariants", lambda state, start_totals=None: ["planted"])
     code, out, _ = run(capsys, "selfplay", "--hands", "2", "--seed", "1", "--engine", "python")
@@ -202,7 +202,7 @@ def test_selfplay_violations_exit_1(capsys, monkeypatch) -> None:
 
 def test_selfplay_says_which_engine_ran(capsys) -> None:
     """The report names the engine: the compiled copy where it is built (the default), else plain Python."""
-    from canasta_tutor import native
+    from canasta_tutor.bots import native
 
     code, out, _ = run(capsys, "selfplay", "--hands", "3", "--seed", "4", "--no-check", "--json")
     assert json.loads(out)["engine"] == native.engine_name()
@@ -211,7 +211,7 @@ def test_selfplay_says_which_engine_ran(capsys) -> None:
 
 
 def test_selfplay_on_the_compiled_copy_says_why_it_cannot(capsys, monkeypatch) -> None:
-    from canasta_tutor import native
+    from canasta_tutor.bots import native
 
     monkeypatch.setenv(native.PURE_ENV, "1")
     code, out, err = run(capsys, "selfplay", "--hands", "3", "--engine", "compiled")
@@ -281,7 +281,7 @@ def test_python_dash_m_missing_action_no_traceback() -> None:
 def test_hint_help_states_the_budget_the_hint_uses(capsys):
     """Issue 31: ``hint --help`` once named a budget of 240 playouts the hint no longer used."""
     from canasta_tutor.hint import DROP_Z, race_budget
-    from canasta_tutor.variants import VARIANTS
+    from canasta_tutor.engine.variants import VARIANTS
 
     assert main(["hint", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 
 POSITION = """\
 turn: S meld

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.cli import main
-from canasta_tutor.position import EXAMPLE, format_position
+from canasta_tutor.cli.main import main
+from canasta_tutor.notation.position import EXAMPLE, format_position
 
 NUMBERS = ["0", "-1", "-5", "1", "1e9", "nan", "inf", "-inf", "0x10", "9" * 4300, "100000000", "2.5", "", " ",
            "١٢", "1_000"]
@@ -140,7 +140,7 @@ def test_a_huge_record_reports_line_8_at_once(tmp_path: Path) -> None:
             f.write(chunk)
     assert path.stat().st_size > 49_000_000
     start = time.perf_counter()
-    from canasta_tutor.record import load_record
+    from canasta_tutor.notation.record import load_record
 
     with pytest.raises(Exception) as info:
         load_record(str(path))

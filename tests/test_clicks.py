@@ -13,10 +13,10 @@ import pytest
 from canasta_tutor.tutor.lessons.clicks import CompositionError
 from canasta_tutor.tutor.lessons.player import LessonPlayer, find_lesson
 from canasta_tutor.tutor.lessons.runner import LevelRun
-from canasta_tutor.tutor.puzzle_session import PuzzleTable
-from canasta_tutor.tutor.puzzles import load_library
+from canasta_tutor.tutor.puzzles.session import PuzzleTable
+from canasta_tutor.tutor.puzzles.library import load_library
 from canasta_tutor.tutor.session import TableSession
-from canasta_tutor.tutor.trainer import Trainer
+from canasta_tutor.tutor.puzzles.trainer import Trainer
 from test_planning import before_drawing
 
 
@@ -79,7 +79,7 @@ def test_two_jacks_added_in_a_puzzle_are_named_as_the_click():
     puzzle = next(p for p in library if p.id == "c11-show-then-take")
     t = PuzzleTable(Trainer([puzzle], store=None, explain=None), puzzle=puzzle.id)
     hand = t.session.hand_cards()
-    from canasta_tutor.cards import ALL_CARD_CODES
+    from canasta_tutor.engine.cards import ALL_CARD_CODES
     codes = [ALL_CARD_CODES[c] for c in hand]
     pair = next(c for c in codes if codes.count(c[0] + "H") + codes.count(c[0] + "S") + codes.count(c[0] + "D")
                 + codes.count(c[0] + "C") >= 2 and c[0] not in "23J")

@@ -4,12 +4,12 @@ grade on undo and on a new hand; :func:`grade` names the hint's best."""
 
 from __future__ import annotations
 
-from canasta_tutor.actions import format_action, parse_action
+from canasta_tutor.notation.actions import format_action, parse_action
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.cards import ALL_CARD_CODES
+from canasta_tutor.engine.cards import ALL_CARD_CODES
 from canasta_tutor.hint import grade, grade_line, hint
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 from canasta_tutor.tutor.session import TableSession
 
 

@@ -21,8 +21,8 @@ from canasta_tutor.bots.expert import (
     sample_values,
 )
 from canasta_tutor.bots.sampling import sample_hidden
-from canasta_tutor.cards import CARD_KIND, RED_THREE
-from canasta_tutor.state import DRAW, State
+from canasta_tutor.engine.cards import CARD_KIND, RED_THREE
+from canasta_tutor.engine.state import DRAW, State
 
 
 @given(st.lists(st.integers(0, 107), min_size=1, max_size=60, unique=True), st.randoms(use_true_random=False),

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.actions import parse_action
+from canasta_tutor.notation.actions import parse_action
 from canasta_tutor.bots.sampling import state_from_observation
 from canasta_tutor.hint import explain_move, hint
 from canasta_tutor.hint.detectors import move_facts
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "hints"
 

@@ -1,4 +1,4 @@
-"""Tests for canasta_tutor.display (pure HTML rendering, no engine needed)."""
+"""Tests for canasta_tutor.tutor.display (pure HTML rendering, no engine needed)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canasta_tutor.display import card_html, card_label, hand_html, sort_key
+from canasta_tutor.tutor.display import card_html, card_label, hand_html, sort_key
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"

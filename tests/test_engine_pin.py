@@ -16,8 +16,8 @@ import pytest
 
 from canasta_tutor import Game, RuleOptions
 from canasta_tutor.bots.expert import ExpertBot, candidate_actions, rot_policy, sample_values
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.state import GAME_OVER, HAND_OVER, State
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, State
 
 
 def _random_game_digest(options: str, seed: int, hands: int) -> str:
@@ -95,7 +95,7 @@ def test_expert_search_is_pinned() -> None:
 def test_shuffle_is_random_shuffle() -> None:
     """The deal's shuffle takes the same draws as random.shuffle and leaves the same order; a
     generator of another type shuffles its own way."""
-    from canasta_tutor.cards import shuffle
+    from canasta_tutor.engine.cards import shuffle
 
     for seed in range(30):
         a, b = random.Random(seed), random.Random(seed)

@@ -22,9 +22,9 @@ from canasta_tutor.bots.evaluation import (
 )
 from canasta_tutor.bots.expert import margin, playout, rot_policy, sample_values
 from canasta_tutor.bots.sampling import sample_hidden
-from canasta_tutor.cards import parse_card
-from canasta_tutor.state import DRAW, GAME_OVER, HAND_OVER, State
-from canasta_tutor.variants import CLASSIC, VARIANTS
+from canasta_tutor.engine.cards import parse_card
+from canasta_tutor.engine.state import DRAW, GAME_OVER, HAND_OVER, State
+from canasta_tutor.engine.variants import CLASSIC, VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

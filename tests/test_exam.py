@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from canasta_tutor.assignment_widget import AssignmentItemWidget, AssignmentPuzzleWidget
+from canasta_tutor.ui.assignment import AssignmentItemWidget, AssignmentPuzzleWidget
 from canasta_tutor.tutor.assignments import grading
 from canasta_tutor.tutor.assignments.exam import ExamError
 from canasta_tutor.tutor.assignments.grading import grade_log, log_path

@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
-from canasta_tutor.feasibility import _meld_all, can_go_out, max_meld_points
-from canasta_tutor.options import RuleOptions
+from canasta_tutor.engine.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
+from canasta_tutor.engine.feasibility import _meld_all, can_go_out, max_meld_points
+from canasta_tutor.engine.options import RuleOptions
 
 counts_st = st.lists(st.integers(0, 4), min_size=NUM_KINDS, max_size=NUM_KINDS).map(
     lambda c: c[:RED_THREE] + [0])

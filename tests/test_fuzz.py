@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import Game, NotationError
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.observer import observe
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.record import format_record, parse_record, replay
-from canasta_tutor.state import State
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.notation.record import format_record, parse_record, replay
+from canasta_tutor.engine.state import State
 
 LONG = os.environ.get("CANASTA_FUZZ") == "long"
 #: Inputs each fuzz test tries: (default run, CANASTA_FUZZ=long).

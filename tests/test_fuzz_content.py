@@ -30,7 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import NotationError
-from canasta_tutor.record import format_record, load_record, parse_record, replay
+from canasta_tutor.notation.record import format_record, load_record, parse_record, replay
 from canasta_tutor.tutor.assignments.grading import grade_item, grade_log, log_path
 from canasta_tutor.tutor.assignments.spec import Item, check_text as check_assignment, parse_assignment
 from canasta_tutor.tutor.assignments.student import play_item, solution_line

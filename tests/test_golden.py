@@ -1,6 +1,6 @@
 """Golden game records: three full random games that must replay identically.
 
-Each ``tests/golden/game_<seed>.txt`` is a record (:mod:`canasta_tutor.record`)
+Each ``tests/golden/game_<seed>.txt`` is a record (:mod:`canasta_tutor.notation.record`)
 of a whole game played by random legal actions (``random.Random(seed)``,
 game seed ``seed``); ``game_<seed>.final`` is :func:`format_position` of the
 final state.  A change in the engine that alters any legal action, deal or
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.position import format_position
-from canasta_tutor.record import format_record, parse_record, replay
+from canasta_tutor.notation.position import format_position
+from canasta_tutor.notation.record import format_record, parse_record, replay
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (1, 2, 3)

@@ -1,4 +1,4 @@
-"""Hidden cards filled consistently with the turn flags (canasta_tutor.hidden)."""
+"""Hidden cards filled consistently with the turn flags (canasta_tutor.engine.hidden)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_KIND, NUM_KINDS, RED_THREE
-from canasta_tutor.errors import ImpossiblePositionError
-from canasta_tutor.hidden import fill_hidden, turn_problem, unseen_for
+from canasta_tutor.engine.cards import CARD_KIND, NUM_KINDS, RED_THREE
+from canasta_tutor.engine.errors import ImpossiblePositionError
+from canasta_tutor.engine.hidden import fill_hidden, turn_problem, unseen_for
 
 
 def _walk(seed: int, steps: int, rng: random.Random):
@@ -109,7 +109,7 @@ def test_counts_that_do_not_add_up_are_refused() -> None:
 def test_pool_draw_is_random_choices(counts: list[int], red_threes: bool, seed: int) -> None:
     """The pool's random card takes the generator's one draw that random.choices would, weighted by
     the kinds' counts, and gives the card choices would pick; None when nothing may be drawn."""
-    from canasta_tutor.hidden import _Pool
+    from canasta_tutor.engine.hidden import _Pool
 
     cards = [c for k, n in enumerate(counts) for c in [i for i, kind in enumerate(CARD_KIND) if kind == k][:n]]
     pool = _Pool(cards, random.Random(0))

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.bots.principles import PRINCIPLES, catalogue_markdown
-from canasta_tutor.actions import parse_action
-from canasta_tutor.errors import IllegalActionError
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.errors import IllegalActionError
 from canasta_tutor.hint import GRADES, grade, grade_loss, hint
 from canasta_tutor.hint.detectors import move_facts
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 
 ROOT = Path(__file__).resolve().parent.parent
 

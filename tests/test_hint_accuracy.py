@@ -81,7 +81,7 @@ def test_the_agreement_curve_adds_up_and_its_first_search_is_the_hint() -> None:
     phase, state = _script().draw_positions(1, 1)[0]
     row = curve.one_position((phase, state, (2,), 1, True))
     from canasta_tutor.hint import hint
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
     assert row.picks[1] == hint(observe(state, state.actor), seed=0).best
     assert set(row.picks) == {1, 2} and row.second is not None and row.cpu_s[2] > 0
     out = subprocess.run([sys.executable, str(BENCHMARKS / "agreement_curve.py"), "--positions", "2",

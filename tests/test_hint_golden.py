@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.hint import hint
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 
 HERE = Path(__file__).resolve().parent / "golden" / "hints"
 FILES = sorted(HERE.glob("*.txt"))

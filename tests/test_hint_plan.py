@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.actions import format_action, parse_action
+from canasta_tutor.notation.actions import format_action, parse_action
 from canasta_tutor.bots.expert import rot_policy
 from canasta_tutor.bots.rules_of_thumb import decide
 from canasta_tutor.bots.sampling import state_from_observation
 from canasta_tutor.hint import hint
-from canasta_tutor.observer import Observation, observe, observe_compact
-from canasta_tutor.position import parse_position
-from canasta_tutor.state import GAME_OVER, HAND_OVER, State
+from canasta_tutor.engine.observer import Observation, observe, observe_compact
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, State
 from canasta_tutor.tutor.hints import expand_plan
 
 HERE = Path(__file__).resolve().parent

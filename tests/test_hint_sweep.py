@@ -9,7 +9,7 @@ from helpers_scripts import benchmark_script
 
 import canasta_tutor.hint as hint_module
 from canasta_tutor.hint.audit import audit
-from canasta_tutor.observer import observe
+from canasta_tutor.engine.observer import observe
 
 #: position 63 of the benchmark's seed 0: its plan once ended 'meld Q Q Q, discard 3', and grade called the
 #: discard a blunder (216 points lost; 'add 2 to J' first); a few others of every phase

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.actions import parse_action
-from canasta_tutor.game import Game
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.game import Game
 from canasta_tutor.hint import check_hint_claim, hint
 from canasta_tutor.hint.detectors import move_facts
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
-from canasta_tutor.state import GAME_OVER, HAND_OVER
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "hints"
 

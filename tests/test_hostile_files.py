@@ -2,7 +2,7 @@
 
 Student logs in ``class grade`` (a huge number, deep nesting, a folder, a FIFO, a link to a device),
 assignment files with ``nan`` points, lesson files that are not UTF-8 or nest too deeply, and the
-bounded reader (:mod:`canasta_tutor.textinput`) every file goes through.
+bounded reader (:mod:`canasta_tutor.notation.textinput`) every file goes through.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
-from canasta_tutor.errors import InputFileError, NotationError
-from canasta_tutor.textinput import load_json, load_toml, read_bytes, read_file_text, read_lines
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import InputFileError, NotationError
+from canasta_tutor.notation.textinput import load_json, load_toml, read_bytes, read_file_text, read_lines
 from canasta_tutor.tutor.assignments.grading import LogError, grade_item, grade_log, log_path, read_attempts
 from canasta_tutor.tutor.assignments.spec import Item, check_text, load_assignment
 from canasta_tutor.tutor.assignments.student import play_item, solution_line

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor import cliargs
-from canasta_tutor.cli import main
-from canasta_tutor.lesson_widget import LessonWidget
-from canasta_tutor.puzzle_widget import PuzzleTrainer
+from canasta_tutor.cli import args as cliargs
+from canasta_tutor.cli.main import main
+from canasta_tutor.ui.lesson import LessonWidget
+from canasta_tutor.ui.puzzle import PuzzleTrainer
 from canasta_tutor.tutor.eventlog import REFUSALS_SHOWN
 from canasta_tutor.tutor.lessons.loader import parse_lesson
 from canasta_tutor.tutor.lessons.runner import DEMO
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.table import CanastaTable
 from test_fuzz import examples
 
 SETTINGS = dict(deadline=None, derandomize=os.environ.get("CANASTA_FUZZ") != "long", database=None,

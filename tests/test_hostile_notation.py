@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor import Game, NotationError
-from canasta_tutor.cli import main
-from canasta_tutor.errors import ImpossiblePositionError
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.record import format_record, load_record, replay, replay_file
-from canasta_tutor.variants import get_variant
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import ImpossiblePositionError
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.notation.record import format_record, load_record, replay, replay_file
+from canasta_tutor.engine.variants import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_1 = ROOT / "tests" / "golden" / "game_1.txt"
@@ -98,7 +98,7 @@ def test_the_command_line_and_load_record_read_a_record_alike(tmp_path):
 def _fresh_deal_text(seed: int) -> tuple[str, list[str], list[str]]:
     """A fresh classic deal with no red three in a hand and three black threes in the stock: its position
     text without the stock, pile and first-turn lines, the stock and pile's cards, and three black threes."""
-    from canasta_tutor.cards import ALL_CARD_CODES, RED_THREE
+    from canasta_tutor.engine.cards import ALL_CARD_CODES, RED_THREE
 
     for s in range(seed, seed + 100):
         state = Game().new_initial_state(seed=s)

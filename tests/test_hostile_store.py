@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.classes.report import ClassReport, UnknownClassError
 from canasta_tutor.tutor.classes.simulate import simulate
 from canasta_tutor.tutor.progress import (Attempt, ProgressStore, ProgressStoreError, course_path,
@@ -168,7 +168,7 @@ def test_every_sqlite_error_has_its_cause_and_sqlite_words(name, message, cause)
 
 # ------------------------------------------------------------------ widgets keep working
 def test_the_lesson_widget_plays_on_a_read_only_store_and_says_so(tmp_path, monkeypatch):
-    from canasta_tutor.lesson_widget import LessonWidget, course_page
+    from canasta_tutor.ui.lesson import LessonWidget, course_page
 
     path = _store(tmp_path / "p.sqlite3", attempts=1)
     with ProgressStore(path) as store:
@@ -186,8 +186,8 @@ def test_the_lesson_widget_plays_on_a_read_only_store_and_says_so(tmp_path, monk
 
 
 def test_the_widgets_play_without_any_store_when_none_can_be_opened(tmp_path, monkeypatch):
-    from canasta_tutor.lesson_widget import LessonWidget
-    from canasta_tutor.puzzle_widget import PuzzleTrainer
+    from canasta_tutor.ui.lesson import LessonWidget
+    from canasta_tutor.ui.puzzle import PuzzleTrainer
 
     bad = tmp_path / "p.sqlite3"
     bad.write_bytes(b"not a database at all\n" * 100)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.atomicfile import UnsafePathError, append_atomic, inside, write_atomic
-from canasta_tutor.cli import main
-from canasta_tutor.tutor.puzzles import format_puzzle, load_file, load_library
+from canasta_tutor.tutor.atomicfile import UnsafePathError, append_atomic, inside, write_atomic
+from canasta_tutor.cli.main import main
+from canasta_tutor.tutor.puzzles.library import format_puzzle, load_file, load_library
 
 ROOT = Path(__file__).resolve().parent.parent
 limits = pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"), reason="needs RLIMIT_FSIZE")
@@ -49,7 +49,7 @@ def test_a_full_disk_while_mining_leaves_whole_records_only(tmp_path):
     more = json.dumps(_records(40)[1:])
     child = _capped(f"""
         import json
-        from canasta_tutor.tutor.mining import append_records
+        from canasta_tutor.tutor.puzzles.mining import append_records
         try:
             append_records({str(out)!r}, json.loads({more!r}))
         except OSError as e:
@@ -65,7 +65,7 @@ def test_a_full_disk_while_logging_leaves_the_log_as_it_was(tmp_path):
     log = tmp_path / "mine.jsonl"
     log.write_text('{"game": 1}\n', encoding="utf-8")
     child = _capped(f"""
-        from canasta_tutor.atomicfile import append_atomic, write_atomic
+        from canasta_tutor.tutor.atomicfile import append_atomic, write_atomic
         try:
             append_atomic({str(log)!r}, '{{"game": 2, "pad": "' + "x" * 5000 + '"}}\\n')
         except OSError as e:

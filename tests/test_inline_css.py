@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from canasta_tutor.inline_css import inline_styles
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.inline_css import inline_styles
+from canasta_tutor.ui.table import CanastaTable
 
 
 def test_static_table_has_no_style_sheet_and_styled_cards():

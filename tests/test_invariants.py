@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from canasta_tutor import Game, RuleOptions
-from canasta_tutor.actions import format_action
-from canasta_tutor.cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, RED_THREE
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.record import start_totals
+from canasta_tutor.notation.actions import format_action
+from canasta_tutor.engine.cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, RED_THREE
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.notation.record import start_totals
 
 
 def play_until(seed: int, stop, max_actions: int = 5000, options: RuleOptions | None = None):

@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor.bots.sampling import sample_hidden, state_from_observation
-from canasta_tutor.cards import ALL_CARD_CODES, CARD_KIND, KIND_VALUES, RED_THREE, parse_kind
-from canasta_tutor.display import _pile_html, state_html
-from canasta_tutor.errors import ImpossiblePositionError, NotationError
-from canasta_tutor.game import Game
-from canasta_tutor.hidden import unseen_for
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.observer import observe
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.state import _CHAIN_KINDS, State
+from canasta_tutor.engine.cards import ALL_CARD_CODES, CARD_KIND, KIND_VALUES, RED_THREE, parse_kind
+from canasta_tutor.tutor.display import _pile_html, state_html
+from canasta_tutor.engine.errors import ImpossiblePositionError, NotationError
+from canasta_tutor.engine.game import Game
+from canasta_tutor.engine.hidden import unseen_for
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.engine.state import CHAIN_KINDS, State
 from canasta_tutor.tutor.view import build_view
 
 ITALIAN_CARDS = 162
@@ -77,7 +77,7 @@ def test_the_deal_lays_the_turned_cards_count_face_down_R_ITAL_3(seed: int) -> N
     """R-ITAL-3: as many cards as the turned card's count lie face down under it, and the state says so."""
     state = Game(variant="italian").new_initial_state(seed=seed)
     down = state.pile_hidden
-    chain = _CHAIN_KINDS[state.options.upcard_chain]
+    chain = CHAIN_KINDS[state.options.upcard_chain]
     turned = next(c for c in state.pile[down:] if CARD_KIND[c] not in chain)  # the card ending the upcard chain
     assert down == KIND_VALUES[CARD_KIND[turned]] and 0 < down < len(state.pile)
     assert not check_invariants(state)
@@ -308,7 +308,7 @@ def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     default, which Italian's is above.  The other variants with cut-off playouts declare budgets larger
     than the full-playout default, with the plan's budget unchanged; Samba's is smallest."""
     from canasta_tutor.hint import DEFAULT_PLAYOUTS, PLAN_PLAYOUTS, analyse, plan_playouts
-    from canasta_tutor.variants import VARIANTS, get_variant
+    from canasta_tutor.engine.variants import VARIANTS, get_variant
 
     italian, classic = get_variant("italian"), get_variant("classic")
     assert italian.hint_playouts is not None and classic.hint_playouts is not None

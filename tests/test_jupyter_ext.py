@@ -221,7 +221,7 @@ def test_placement_keeps_a_file_that_was_there_before_and_refuses_a_file_as_fold
 
 
 def test_progress_report_reads_the_puzzle_rating(tmp_path):
-    from canasta_tutor.tutor.puzzles import load_library
+    from canasta_tutor.tutor.puzzles.library import load_library
 
     store = tmp_path / "progress.sqlite3"
     puzzle = load_library()[0]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.lessons.runner import DEMO
 
 GOOD = DEMO

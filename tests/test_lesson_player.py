@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canasta_tutor.lesson_widget import LessonWidget
+from canasta_tutor.ui.lesson import LessonWidget
 from canasta_tutor.tutor.lessons.loader import parse_lesson
 from canasta_tutor.tutor.lessons.model import Lesson
 from canasta_tutor.tutor.lessons.player import CourseOverview, LessonPlayer, course_html, course_overview

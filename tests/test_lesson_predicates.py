@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from canasta_tutor.cards import parse_kind
-from canasta_tutor.observer import Observation, observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.cards import parse_kind
+from canasta_tutor.engine.observer import Observation, observe
+from canasta_tutor.notation.position import parse_position
 from canasta_tutor.tutor.events import ActionEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from canasta_tutor.tutor.lessons.model import Level
 from canasta_tutor.tutor.lessons.predicates import (PREDICATES, Context, check_expression, discard_is_safe, evaluate,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor.actions import parse_action
-from canasta_tutor.state import State
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.state import State
 from canasta_tutor.tutor.events import RefusedEvent
 from canasta_tutor.tutor.lessons.check import solve
 from canasta_tutor.tutor.lessons.generate import GenerationError, generate
@@ -483,7 +483,7 @@ def test_a_wrong_move_is_logged_with_its_reason_and_saved(tmp_path: Path) -> Non
 
 def test_a_level_and_the_table_record_the_same_events() -> None:
     """One source of events and texts: the level runs on the session layer's TableSession."""
-    from canasta_tutor.position import parse_position
+    from canasta_tutor.notation.position import parse_position
     from canasta_tutor.tutor.session import TableSession
 
     table = TableSession(state=parse_position(POSITION), seat="S")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from canasta_tutor.rulebook import rule
+from canasta_tutor.engine.rulebook import rule
 from canasta_tutor.tutor.lessons.player import LessonPlayer, find_lesson, load_course
 from canasta_tutor.tutor.lessons.runner import LevelRun, replay
 

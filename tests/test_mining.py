@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.actions import format_action
-from canasta_tutor.cli import main
-from canasta_tutor.game import Game
-from canasta_tutor.tutor import puzzles
-from canasta_tutor.tutor.mining import (
+from canasta_tutor.notation.actions import format_action
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.game import Game
+from canasta_tutor.tutor.puzzles import library as puzzles
+from canasta_tutor.tutor.puzzles.mining import (
     _draft,
     append_records,
     existing_keys,

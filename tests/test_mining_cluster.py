@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from canasta_tutor.cli import main
-from canasta_tutor.tutor import mining_cluster, puzzles
-from canasta_tutor.tutor.mining import MineResult, mine_game, run
+from canasta_tutor.cli.main import main
+from canasta_tutor.tutor.puzzles import library as puzzles
+from canasta_tutor.tutor.puzzles import mining_cluster
+from canasta_tutor.tutor.puzzles.mining import MineResult, mine_game
+from canasta_tutor.tutor.puzzles.mining_cluster import run
 
 SMALL = {"iterations": 2, "rating_seeds": 1}  # small searches: the command insists on 2000 deals
 

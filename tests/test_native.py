@@ -1,4 +1,4 @@
-"""The search's compiled copy (canasta_tutor/native.py) gives the pure search's values, deal by deal.
+"""The search's compiled copy (canasta_tutor/bots/native.py) gives the pure search's values, deal by deal.
 
 `make` builds the copy before any test and sets CANASTA_TUTOR_REQUIRE_NATIVE, so there a missing copy
 fails these tests; a bare `pytest` without the copy skips the comparisons (the search then runs in
@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor import Game, native
+from canasta_tutor import Game
+from canasta_tutor.bots import native
 from canasta_tutor.bots import CompiledExpertBot, ExpertBot, make_state_policy
 from canasta_tutor.bots import expert
 from canasta_tutor.bots.sampling import state_from_observation
 from canasta_tutor.hint import DROP_Z, hint
-from canasta_tutor.observer import observe
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.state import State
-from canasta_tutor.variants import VARIANTS
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.state import State
+from canasta_tutor.engine.variants import VARIANTS
 
 REQUIRED = os.environ.get("CANASTA_TUTOR_REQUIRE_NATIVE", "") not in ("", "0")
 
@@ -68,10 +69,10 @@ def _positions(variant: str, count: int, seed: int) -> list[State]:
 def test_the_copy_is_built_where_make_ran(fast):
     assert native.status() == "built"
     assert native.engine_name() == "compiled"
-    assert fast.entry.__name__ == "canasta_tutor._fast.entry"
+    assert fast.entry.__name__ == "canasta_tutor._fast.bots.entry"
     assert fast.entry.__file__.endswith(".so")  # compiled, not a source
-    assert fast.module("state").__file__.endswith(".so")
-    assert fast.module("observer").__file__.endswith(".py")  # marked: copied, left as Python
+    assert fast.module("engine.state").__file__.endswith(".so")
+    assert fast.module("engine.observer").__file__.endswith(".py")  # marked: copied, left as Python
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -201,11 +202,12 @@ def test_the_copy_is_the_import_closure_of_its_entry():
     """Derived from the imports, not listed: the engine, the search and self-play, and nothing of the tutor,
     the widgets or the command line; the typed errors and the text of a state come from the pure package."""
     held, pure = native.closure()
-    assert {"entry", "transfer", "state", "samba", "observer", "bots.expert", "bots.sampling",
-            "bots.rules_of_thumb", "selfplay", "invariants", "variants", "options"} <= set(held)
-    assert not [m for m in held if m.startswith(("tutor", "hint", "widget", "cli", "display", "position"))]
-    assert pure == ["display", "errors", "position"]
-    assert "observer" not in native.compiled(held)
+    assert {"bots.entry", "bots.transfer", "engine.state", "engine.samba", "engine.observer", "bots.expert",
+            "bots.sampling", "bots.rules_of_thumb", "bots.selfplay", "engine.invariants", "engine.variants",
+            "engine.options", "engine.render"} <= set(held)
+    assert not [m for m in held if m.startswith(("tutor", "hint", "ui", "cli", "notation.position"))]
+    assert pure == ["engine.errors"]
+    assert "engine.observer" not in native.compiled(held)
 
 
 def _package_copy(tmp_path: Path) -> Path:
@@ -217,20 +219,20 @@ def _package_copy(tmp_path: Path) -> Path:
 
 def test_a_module_the_engine_starts_to_import_joins_the_copy(tmp_path):
     root = _package_copy(tmp_path)
-    (root / "speedups.py").write_text("X = 1\n", encoding="utf-8")
-    state = root / "state.py"
+    (root / "engine" / "speedups.py").write_text("X = 1\n", encoding="utf-8")
+    state = root / "engine" / "state.py"
     state.write_text(state.read_text(encoding="utf-8").replace(
         "from .options import RuleOptions\n", "from .options import RuleOptions\nfrom .speedups import X\n", 1),
         encoding="utf-8")
-    assert "speedups" in native.closure(native.ROOTS, root)[0]
-    assert "speedups" not in native.closure()[0]
+    assert "engine.speedups" in native.closure(native.ROOTS, root)[0]
+    assert "engine.speedups" not in native.closure()[0]
 
 
 def test_a_rename_in_a_module_the_copy_imports_marks_it_stale(tmp_path):
     """The fingerprint covers every module the copy holds and every pure module it imports."""
     root = _package_copy(tmp_path)
     before = native.fingerprint(root)
-    for name in ("observer.py", "position.py", "errors.py"):
+    for name in ("engine/observer.py", "notation/actions.py", "engine/errors.py"):
         path = root / name
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace("def ", "def renamed_", 1), encoding="utf-8")
@@ -243,30 +245,30 @@ def test_a_rename_in_a_module_the_copy_imports_marks_it_stale(tmp_path):
 def test_imports_are_rewritten_to_the_copy_or_to_the_pure_package():
     src = (
         "from __future__ import annotations\n"
-        "from ..cards import (CARD_KIND,\n"
+        "from ..engine.cards import (CARD_KIND,\n"
         "    NUM_KINDS)  # kinds\n"
-        "from ..observer import Observation\n"
+        "from ..engine.observer import Observation\n"
         "from .evaluation import evaluate as ev\n"
         "from .principles import PRINCIPLES\n"
-        "from canasta_tutor.state import State\n"
-        "from .. import errors, variants\n"
+        "from canasta_tutor.engine.state import State\n"
+        "from ..engine import errors, variants\n"
         "def f():\n"
-        "    from ..position import format_position\n"
+        "    from ..notation.position import format_position\n"
         "    return format_position\n"
     )
-    held = {"cards", "observer", "bots.evaluation", "state", "variants"}
+    held = {"engine.cards", "engine.observer", "bots.evaluation", "engine.state", "engine.variants"}
     out = native.rewrite(src, "bots.expert", held)
     assert out.splitlines() == [
         "from __future__ import annotations",
-        "from canasta_tutor._fast.cards import CARD_KIND, NUM_KINDS",
+        "from canasta_tutor._fast.engine.cards import CARD_KIND, NUM_KINDS",
         "  # kinds",
-        "from canasta_tutor._fast.observer import Observation",
+        "from canasta_tutor._fast.engine.observer import Observation",
         "from canasta_tutor._fast.bots.evaluation import evaluate as ev",
         "from canasta_tutor.bots.principles import PRINCIPLES",
-        "from canasta_tutor._fast.state import State",
-        "from canasta_tutor import errors; from canasta_tutor._fast import variants",
+        "from canasta_tutor._fast.engine.state import State",
+        "from canasta_tutor.engine import errors; from canasta_tutor._fast.engine import variants",
         "def f():",
-        "    from canasta_tutor.position import format_position",
+        "    from canasta_tutor.notation.position import format_position",
         "    return format_position",
     ]
     compile(out, "expert.py", "exec")
@@ -276,10 +278,10 @@ def test_imports_the_rewrite_cannot_keep_are_refused(tmp_path):
     with pytest.raises(ValueError, match="above the package"):
         native.rewrite("from ...x import y\n", "bots.expert", set())
     root = _package_copy(tmp_path)
-    (root / "entry.py").write_text("import canasta_tutor.state\n", encoding="utf-8")
+    (root / "bots" / "entry.py").write_text("import canasta_tutor.engine.state\n", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot be rewritten"):
         native.closure(native.ROOTS, root)
-    (root / "entry.py").write_text("from .bots import ExpertBot\n", encoding="utf-8")  # (bots/__init__.py's)
+    (root / "bots" / "entry.py").write_text("from . import ExpertBot\n", encoding="utf-8")  # (bots/__init__.py's)
     with pytest.raises(ValueError, match=r"from the package canasta_tutor\.bots's __init__"):
         native.closure(native.ROOTS, root)
 

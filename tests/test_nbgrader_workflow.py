@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from canasta_tutor.actions import format_action
-from canasta_tutor.cli import main
+from canasta_tutor.notation.actions import format_action
+from canasta_tutor.cli.main import main
 from canasta_tutor.tutor.assignments.grading import log_path
 from canasta_tutor.tutor.assignments.spec import load_assignment, puzzle_library
 from canasta_tutor.tutor.assignments.student import HINT, play_item, solution_line

@@ -49,8 +49,8 @@ def test_the_start_page_lists_the_course_and_the_themes_from_their_files():
     """The start page listed 17 themes with stale counts (the library has more) and a lesson 9 of 9 levels:
     its lists are now generated, from the lesson files and the puzzle library, and the stored outputs are
     what they generate (nbval compares them too: the cells are not NBVAL_IGNORE_OUTPUT)."""
-    from canasta_tutor.lesson_widget import course_page
-    from canasta_tutor.puzzle_widget import themes_page
+    from canasta_tutor.ui.lesson import course_page
+    from canasta_tutor.ui.puzzle import themes_page
 
     cells = _cells("index.ipynb")
     text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
@@ -67,8 +67,8 @@ def test_the_start_page_lists_the_course_and_the_themes_from_their_files():
 
 def test_the_welcome_page_says_what_exists_counted_from_the_files():
     """welcome.ipynb said the lessons were planned and not written yet."""
-    from canasta_tutor.lesson_widget import course_page
-    from canasta_tutor.puzzle_widget import themes_page
+    from canasta_tutor.ui.lesson import course_page
+    from canasta_tutor.ui.puzzle import themes_page
 
     text = "".join("".join(c["source"]) for c in _cells("welcome.ipynb") if c["cell_type"] == "markdown")
     assert "planned" not in text and "not written" not in text
@@ -88,8 +88,8 @@ def test_the_puzzles_page_holds_one_trainer_and_starts_no_timed_run():
 def test_the_readme_counts_are_the_course_and_the_library():
     """The README's counts of lessons, levels, puzzles and themes are those of the files (they were stale)."""
     from canasta_tutor.tutor.lessons.player import load_course
-    from canasta_tutor.tutor.puzzles import load_library
-    from canasta_tutor.tutor.themes import THEMES
+    from canasta_tutor.tutor.puzzles.library import load_library
+    from canasta_tutor.tutor.puzzles.themes import THEMES
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     course = load_course()

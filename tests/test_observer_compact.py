@@ -10,8 +10,8 @@ import pytest
 
 from canasta_tutor import Game, RuleOptions
 from canasta_tutor.bots.rules_of_thumb import decide
-from canasta_tutor.cards import CARD_KIND
-from canasta_tutor.observer import FIELDS, HISTORY_TAIL, observe, observe_compact
+from canasta_tutor.engine.cards import CARD_KIND
+from canasta_tutor.engine.observer import FIELDS, HISTORY_TAIL, observe, observe_compact
 
 
 def _states(seed: int, options: str = ""):

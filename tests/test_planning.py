@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_CODE, CARD_KIND, DEUCE, JOKER
-from canasta_tutor.errors import IllegalActionError
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.cards import CARD_CODE, CARD_KIND, DEUCE, JOKER
+from canasta_tutor.engine.errors import IllegalActionError
+from canasta_tutor.notation.position import parse_position
 from canasta_tutor.tutor.planning import Guidance, Plan, plan_button
 from canasta_tutor.tutor.session import TableSession
 from canasta_tutor.tutor.view import kind_token

@@ -9,7 +9,7 @@ from __future__ import annotations
 from helpers_rules import BLACK_THREE, DEUCE, FIVE, NINE, SEVEN, P
 
 from canasta_tutor.bots.rules_of_thumb import decide, discard_scores, next_player_waiting
-from canasta_tutor.observer import observe_compact
+from canasta_tutor.engine.observer import observe_compact
 
 PAIR_POS = """
     dealer: E

@@ -8,8 +8,8 @@ import pytest
 from helpers_rules import KING, NINE, ok
 
 from canasta_tutor import Game, ImpossiblePositionError, NotationError, RuleOptions
-from canasta_tutor.cards import CARD_CODE
-from canasta_tutor.position import EXAMPLE, format_position, parse_position
+from canasta_tutor.engine.cards import CARD_CODE
+from canasta_tutor.notation.position import EXAMPLE, format_position, parse_position
 
 TEACHER = """
 # South to play: can she take the pack?

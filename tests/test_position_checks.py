@@ -9,10 +9,10 @@ import time
 import pytest
 
 from canasta_tutor import Game, ImpossiblePositionError, NotationError
-from canasta_tutor.actions import parse_action
-from canasta_tutor.observer import observe
-from canasta_tutor.position import EXAMPLE, format_position, parse_position, validate_position
-from canasta_tutor.record import format_record, parse_record
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import EXAMPLE, format_position, parse_position, validate_position
+from canasta_tutor.notation.record import format_record, parse_record
 
 HEAD = """\
 dealer: E

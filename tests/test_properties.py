@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_tutor import Game, IllegalActionError, RuleOptions
-from canasta_tutor.position import format_position, parse_position
+from canasta_tutor.notation.position import format_position, parse_position
 
 RULE_RE = re.compile(r"^R-[A-Z]+-[0-9]+$")
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from canasta_tutor.display import asset_path
-from canasta_tutor.puzzle_widget import PuzzleTrainer, front_end
+from canasta_tutor.tutor.display import asset_path
+from canasta_tutor.ui.puzzle import PuzzleTrainer, front_end
 from canasta_tutor.tutor.progress import ProgressStore
-from canasta_tutor.tutor.puzzles import library_dir, load_file
+from canasta_tutor.tutor.puzzles.library import library_dir, load_file
 
 COMPOSED = load_file(library_dir() / "composed.txt")
 

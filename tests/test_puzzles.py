@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
-from canasta_tutor.tutor import puzzles
-from canasta_tutor.tutor.puzzles import (
+from canasta_tutor.cli.main import main
+from canasta_tutor.tutor.puzzles import library as puzzles
+from canasta_tutor.tutor.puzzles.library import (
     LICHESS_COLUMNS,
     MIN_SAMPLES,
     PuzzleFormatError,
@@ -218,7 +218,7 @@ def test_a_seeded_sample_of_the_library_verifies() -> None:
 def test_complete_rates_a_new_puzzle_as_mining_does() -> None:
     import dataclasses
 
-    from canasta_tutor.tutor.starting_rating import starting_rating
+    from canasta_tutor.tutor.puzzles.starting_rating import starting_rating
 
     rated = next(p for p in puzzles.load_library() if p.id == "c01-frozen-by-wild-card")
     new = dataclasses.replace(rated, rating=1500.0, rd=350.0)
@@ -247,7 +247,7 @@ def test_an_answer_phase_puzzle_is_written_and_listed_like_any_other(capsys: pyt
 
 
 def test_verify_one_puzzle_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
-    from canasta_tutor import native
+    from canasta_tutor.bots import native
 
     assert main(["puzzles", "verify", "--id", "c01-frozen-by-wild-card", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -18,13 +18,13 @@ from canasta_tutor.bots.expert import (
     sample_values,
     summarize,
 )
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.bots.sampling import state_from_observation
 from canasta_tutor.hint import DROP_Z, analyse, grade, hint, race_budget
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
-from canasta_tutor.state import State
-from canasta_tutor.variants import CLASSIC
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.engine.state import State
+from canasta_tutor.engine.variants import CLASSIC
 
 
 #: seed 1's first position of benchmarks/hint_accuracy.py: taking the pack with the pair of eights leads drawing

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canasta_tutor.tutor.rating import Rating, expected_score, idle, solve, update
+from canasta_tutor.tutor.puzzles.rating import Rating, expected_score, idle, solve, update
 
 OPPONENTS = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
 

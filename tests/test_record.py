@@ -7,7 +7,7 @@ import random
 import pytest
 
 from canasta_tutor import Game, NotationError, RuleOptions
-from canasta_tutor.record import (
+from canasta_tutor.notation.record import (
     Record,
     RecordMismatchError,
     format_record,

@@ -11,8 +11,8 @@ from helpers_rules import (
 )
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_CODE, CARD_KIND, KIND_VALUES, NUM_CARDS, parse_card
-from canasta_tutor.state import SEATS
+from canasta_tutor.engine.cards import CARD_CODE, CARD_KIND, KIND_VALUES, NUM_CARDS, parse_card
+from canasta_tutor.engine.state import SEATS
 
 
 # ------------------------------------------------------------------ R-CARDS

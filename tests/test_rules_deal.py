@@ -9,12 +9,12 @@ import types
 import pytest
 from helpers_rules import BLACK_THREE, DEUCE, JOKER, RED_THREE, KING, P, ok, refuse
 
-import canasta_tutor.state as state_module
+import canasta_tutor.engine.state as state_module
 from canasta_tutor import Game, RuleOptions
-from canasta_tutor.cards import CARD_CODE, CARD_KIND
-from canasta_tutor.observer import observe
-from canasta_tutor.position import format_position
-from canasta_tutor.state import SEATS
+from canasta_tutor.engine.cards import CARD_CODE, CARD_KIND
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import format_position
+from canasta_tutor.engine.state import SEATS
 
 CHAIN = {
     "wild_or_three": {DEUCE, JOKER, BLACK_THREE, RED_THREE},

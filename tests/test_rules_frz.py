@@ -8,7 +8,7 @@ from helpers_rules import (
 )
 
 from canasta_tutor import ImpossiblePositionError
-from canasta_tutor.position import format_position
+from canasta_tutor.notation.position import format_position
 
 
 def _pile_line(state):

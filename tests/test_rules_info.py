@@ -9,9 +9,9 @@ import pytest
 from helpers_rules import FIVE, FOUR, KING, NINE, P, ok, refuse
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_CODE
-from canasta_tutor.observer import observe
-from canasta_tutor.state import SEATS
+from canasta_tutor.engine.cards import CARD_CODE
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.engine.state import SEATS
 
 
 def _random_play(seed, steps):

@@ -7,7 +7,7 @@ from helpers_rules import (
     ACE, DEUCE, FIVE, FOUR, JOKER, KING, NINE, QUEEN, P, ok, refuse,
 )
 
-from canasta_tutor.observer import observe
+from canasta_tutor.engine.observer import observe
 
 HAND = """
     dealer: E

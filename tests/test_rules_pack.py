@@ -185,8 +185,8 @@ def test_one_card_hand_cannot_take_one_card_pile_R_PACK_7():
 
 def test_named_pack_checks_share_one_check_R_PACK_4():
     """R-PACK-4: can_take_pack / verify_take_pack / take_pack give the same answer as explain()."""
-    from canasta_tutor.errors import IllegalActionError
-    from canasta_tutor.position import format_position, parse_position
+    from canasta_tutor.engine.errors import IllegalActionError
+    from canasta_tutor.notation.position import format_position, parse_position
 
     s = parse_position("turn: S draw\npile: 5H 7C 8D 2C 9D\nN: 11\nE: 11\n"
                        "S: 9H 4D 5S 6C 7D JS QS KD AH 3S JK\nW: 11\nmelds NS: KH KS KC\n")

@@ -6,7 +6,7 @@ import pytest
 from helpers_rules import FIVE, KING, NINE, RED_THREE, P, ok, refuse
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_CODE, CARD_KIND
+from canasta_tutor.engine.cards import CARD_CODE, CARD_KIND
 
 
 def _codes(cards):

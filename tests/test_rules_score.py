@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers_rules import FIVE, P, ok
 from test_rules_game import EW_HAND, NS_HAND, _end
 
-from canasta_tutor.state import minimum_for
+from canasta_tutor.engine.state import minimum_for
 
 def test_bonuses_R_SCORE_1():
     """R-SCORE-1: 500 natural canasta, 300 mixed, 100 per red three (800 for four), 100 going out,

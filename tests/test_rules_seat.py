@@ -7,8 +7,8 @@ import random
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.game import draw_for_seats
-from canasta_tutor.state import SEATS
+from canasta_tutor.engine.game import draw_for_seats
+from canasta_tutor.engine.state import SEATS
 
 _RANK = "23456789TJQKA"
 _SUIT_ORDER = "CDHS"  # lowest to highest

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers_rules import EIGHT, KING, SEVEN, full, ok, refuse
 
-from canasta_tutor.cards import CARD_CODE
+from canasta_tutor.engine.cards import CARD_CODE
 
 BASE = """
     dealer: E

@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers_rules import FIVE, KING, NINE, QUEEN, SEVEN, P, ok, refuse
 
 from canasta_tutor import Game
-from canasta_tutor.cards import CARD_CODE
+from canasta_tutor.engine.cards import CARD_CODE
 
 BASIC = """
     dealer: E

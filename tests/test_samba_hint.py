@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.actions import format_action, parse_action
+from canasta_tutor.notation.actions import format_action, parse_action
 from canasta_tutor.bots.expert import candidate_actions
 from canasta_tutor.bots.sampling import state_from_observation
 from canasta_tutor.hint import explain_move, hint
 from canasta_tutor.hint.detectors import move_facts
-from canasta_tutor.observer import Observation, observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import Observation, observe
+from canasta_tutor.notation.position import parse_position
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "samba_hints"
 RULEBOOK = Path(__file__).resolve().parent.parent / "seeds" / "rules.md"
@@ -228,7 +228,7 @@ def test_the_answer_counts_sequences_as_meldable() -> None:
 def test_an_answer_position_is_checked_by_samba_rules() -> None:
     """R-ASK-1 in Samba: the asker must have been able to go out after drawing, by Samba's melds (here a
     queen onto the queens and the jack discarded); a hand that could not is refused, naming the field."""
-    from canasta_tutor.errors import ImpossiblePositionError
+    from canasta_tutor.engine.errors import ImpossiblePositionError
 
     assert parse_position(ANSWER).phase == "answer"
     with pytest.raises(ImpossiblePositionError) as err:
@@ -412,8 +412,8 @@ def test_the_search_discards_the_card_the_table_would() -> None:
     """R-SAMBA-6 makes a discard's suit matter (the top card may extend a sequence of its suit), and the engine
     discards a kind's last card, the one the learner selected.  The state the search builds from an observation
     keeps each kind's cards in the engine's order, whichever that is, so "discard 9" lays the same card there."""
-    from canasta_tutor.cards import ALL_CARD_CODES
-    from canasta_tutor.game import Game
+    from canasta_tutor.engine.cards import ALL_CARD_CODES
+    from canasta_tutor.engine.game import Game
 
     state = Game(variant="samba").new_initial_state(seed=4)
     for _ in range(40):

@@ -11,13 +11,13 @@ import re
 
 from test_variant_samba import build
 
-from canasta_tutor.actions import format_action, parse_action
-from canasta_tutor.display import asset_path, state_html
-from canasta_tutor.observer import observe
-from canasta_tutor.samba import SambaState
+from canasta_tutor.notation.actions import format_action, parse_action
+from canasta_tutor.tutor.display import asset_path, state_html
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.engine.samba import SambaState
 from canasta_tutor.tutor.session import TableSession
 from canasta_tutor.tutor.view import build_view
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.table import CanastaTable
 
 
 def _table(state: SambaState) -> CanastaTable:

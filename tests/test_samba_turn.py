@@ -1,4 +1,4 @@
-"""The exact end-of-turn test of Samba (canasta_tutor/samba_turn.py) against an exhaustive search of the moves.
+"""The exact end-of-turn test of Samba (canasta_tutor/engine/samba_turn.py) against an exhaustive search of the moves.
 
 The reference below tries every meld, sequence, addition and join the engine allows, in every order
 (remembering positions already settled), with no bound: the slow answer.  The fast answer must equal
@@ -14,14 +14,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor import samba, samba_turn
-from canasta_tutor.cards import CARD_KIND, NUM_KINDS, card_ids_by_code, normalize_code
-from canasta_tutor.game import Game
-from canasta_tutor.position import parse_position
-from canasta_tutor.samba import SambaMeld, SambaState
-from canasta_tutor.samba_turn import rank_sets
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.variants import get_variant
+from canasta_tutor.engine import samba, samba_turn
+from canasta_tutor.engine.cards import CARD_KIND, NUM_KINDS, card_ids_by_code, normalize_code
+from canasta_tutor.engine.game import Game
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.engine.samba import SambaMeld, SambaState
+from canasta_tutor.engine.samba_turn import rank_sets
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.variants import get_variant
 
 SAMBA = get_variant("samba")
 RANKS = "456789TJQKA"
@@ -267,7 +267,7 @@ def test_the_quick_set_test_puts_no_wild_card_on_a_canasta_R_SAMBA_4() -> None:
     nowhere to go (R-SAMBA-4).  Holding a four, a five and two jokers, with that set, a samba and two
     canastas needed, the player can't go out: the quick test must not say it can (it once counted room
     for two wild cards on the set of six)."""
-    from canasta_tutor.cards import KIND_TOKENS
+    from canasta_tutor.engine.cards import KIND_TOKENS
 
     four, five = KIND_TOKENS.index("4"), KIND_TOKENS.index("5")
     hand = tuple((1, 0, 0, 0) if k in (four, five) else (0, 0, 0, 0) for k in range(11))

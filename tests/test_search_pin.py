@@ -1,7 +1,7 @@
 """Pinned decisions of the bots and the hint, reduced to digests.
 
 The rules-of-thumb policy (the search's playout policy), the expert's search and the hint
-read one seat's :class:`~canasta_tutor.observer.Observation`; reworking how that observation
+read one seat's :class:`~canasta_tutor.engine.observer.Observation`; reworking how that observation
 is built (from a state inside playouts, or from the seat's observation) must not change a
 single decision.  Seeded games and searches are replayed here and reduced to digests: every
 rules-of-thumb action with its principles, the expert's candidates, playout values and
@@ -18,8 +18,8 @@ from canasta_tutor import Game
 from canasta_tutor.bots.expert import ExpertBot, candidate_actions, rot_policy, sample_values
 from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
 from canasta_tutor.hint import grade, hint
-from canasta_tutor.observer import observe
-from canasta_tutor.state import GAME_OVER, HAND_OVER, State
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, State
 
 
 def _rot_games_digest() -> str:

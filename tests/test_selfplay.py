@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from canasta_tutor import RuleOptions
-from canasta_tutor.selfplay import SelfplayReport, run_selfplay
+from canasta_tutor.bots.selfplay import SelfplayReport, run_selfplay
 
 
 @pytest.mark.slow
@@ -53,7 +53,7 @@ def test_negative_hands_is_an_error() -> None:
 
 def test_violations_are_reported(monkeypatch) -> None:
     """A broken invariant is counted and described, and play goes on with a new game."""
-    import canasta_tutor.selfplay as sp
+    import canasta_tutor.bots.selfplay as sp
 
     calls = {"n": 0}
 
@@ -80,7 +80,7 @@ def test_driver_draws_as_random_choice() -> None:
     driver with random.choice plays the same number of actions and games."""
     import random
 
-    from canasta_tutor.game import Game
+    from canasta_tutor.engine.game import Game
 
     hands, seed = 30, 4
     game = Game()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.cards import CARD_CODE
-from canasta_tutor.errors import NotationError
-from canasta_tutor.observer import observe
-from canasta_tutor.position import format_position
+from canasta_tutor.engine.cards import CARD_CODE
+from canasta_tutor.engine.errors import NotationError
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import format_position
 from canasta_tutor.tutor.events import ActionEvent, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from canasta_tutor.tutor.session import TableSession
 from canasta_tutor.tutor.view import side_total
@@ -25,7 +25,7 @@ def play_hand(s: TableSession, limit: int = 2000) -> None:
         if s.bot_to_move():
             assert s.step_bots(1) == 1, s.message
             continue
-        from canasta_tutor.actions import format_action
+        from canasta_tutor.notation.actions import format_action
 
         out = s.play(format_action(learner(observe(s.state, s.me))))
         assert s.message_kind == "ok", out

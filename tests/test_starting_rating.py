@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canasta_tutor.tutor.puzzles import parse_puzzles
-from canasta_tutor.tutor.starting_rating import SOLVERS, rating_from_rates, solve_rates, starting_rating
+from canasta_tutor.tutor.puzzles.library import parse_puzzles
+from canasta_tutor.tutor.puzzles.starting_rating import SOLVERS, rating_from_rates, solve_rates, starting_rating
 
 COMPOSED = Path(__file__).resolve().parent.parent / "puzzles" / "composed.txt"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_tutor.actions import parse_action
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
-from canasta_tutor.tutor.themes import THEMES, detect
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.tutor.puzzles.themes import THEMES, detect
 
 
 def themes(position: str, action: str) -> list[str]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_tutor.actions import parse_action
+from canasta_tutor.notation.actions import parse_action
 
 from canasta_tutor.tutor.progress import ProgressStore
-from canasta_tutor.tutor.puzzles import library_dir, load_file
-from canasta_tutor.tutor.timed import BONUS, PENALTY, TimedRun
-from canasta_tutor.tutor.trainer import SOLVED, Trainer, TrainerError, replay_ratings
+from canasta_tutor.tutor.puzzles.library import library_dir, load_file
+from canasta_tutor.tutor.puzzles.timed import BONUS, PENALTY, TimedRun
+from canasta_tutor.tutor.puzzles.trainer import SOLVED, Trainer, TrainerError, replay_ratings
 
 COMPOSED = load_file(library_dir() / "composed.txt")
 

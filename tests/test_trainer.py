@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from canasta_tutor.actions import parse_action
-from canasta_tutor.errors import IllegalActionError
+from canasta_tutor.notation.actions import parse_action
+from canasta_tutor.engine.errors import IllegalActionError
 from canasta_tutor.tutor.progress import ProgressStore
-from canasta_tutor.tutor.puzzle_session import PuzzleTable
-from canasta_tutor.tutor.puzzles import library_dir, load_file, load_library
-from canasta_tutor.tutor.rating import Rating
-from canasta_tutor.tutor.trainer import (
+from canasta_tutor.tutor.puzzles.session import PuzzleTable
+from canasta_tutor.tutor.puzzles.library import library_dir, load_file, load_library
+from canasta_tutor.tutor.puzzles.rating import Rating
+from canasta_tutor.tutor.puzzles.trainer import (
     MISSED,
     OPEN,
     SOLVED,
@@ -374,7 +374,7 @@ def test_every_answer_is_a_new_revision():
 
 def test_the_hints_comparison_of_a_move_with_a_given_answer():
     from canasta_tutor.hint import compare
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     p = next(q for q in COMPOSED if q.id == "c03-black-three-stops")
     state = p.state()
@@ -474,7 +474,7 @@ def test_the_trainer_s_hint_agrees_with_the_verified_answer():
     """m3-25 is one of the 14 library puzzles (of 556) where the default hint's budget finds another move
     (benchmarks/puzzle_hint_agreement.py): the trainer's hint is then the verified answer, with the
     verification's figures; elsewhere it is the default hint, whose move is an answer."""
-    from canasta_tutor.tutor.trainer import puzzle_hint
+    from canasta_tutor.tutor.puzzles.trainer import puzzle_hint
 
     library = {p.id: p for p in load_library()}
     fallback = puzzle_hint(library["m3-25"])

@@ -1,4 +1,4 @@
-"""A state crosses into the search's compiled copy as plain data (canasta_tutor/transfer.py) and comes back
+"""A state crosses into the search's compiled copy as plain data (canasta_tutor/bots/transfer.py) and comes back
 the same, in every variant, with finished hands and the draw for seats in it."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import random
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.options import RuleOptions
-from canasta_tutor.transfer import TAG, from_plain, to_plain
-from canasta_tutor.variants import VARIANTS, Variant, get_variant
+from canasta_tutor.engine.options import RuleOptions
+from canasta_tutor.bots.transfer import TAG, from_plain, to_plain
+from canasta_tutor.engine.variants import VARIANTS, Variant, get_variant
 
 
 def _played(variant: str, seed: int, actions: int) -> object:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.bots.rules_of_thumb import decide
-from canasta_tutor.cards import a_kind
-from canasta_tutor.game import Game
+from canasta_tutor.engine.cards import a_kind
+from canasta_tutor.engine.game import Game
 from canasta_tutor.hint.detectors import move_facts
-from canasta_tutor.observer import observe
-from canasta_tutor.position import parse_position
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import parse_position
 
 RULEBOOK = Path(__file__).resolve().parent.parent / "seeds" / "rules.md"
 

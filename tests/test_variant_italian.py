@@ -13,19 +13,19 @@ import re
 
 import pytest
 
-from canasta_tutor.actions import format_action, parse_action
+from canasta_tutor.notation.actions import format_action, parse_action
 from canasta_tutor.bots import make_state_policy
 from canasta_tutor.bots.match import deal_state
-from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, RED_THREE, parse_kind
-from canasta_tutor.game import Game
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.italian import can_go_out_italian, italian_bonuses
-from canasta_tutor.options import RuleOptions
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.record import format_record, parse_record, replay
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.state import GAME_OVER, HAND_OVER, MELD, State
-from canasta_tutor.variants import get_variant
+from canasta_tutor.engine.cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, RED_THREE, parse_kind
+from canasta_tutor.engine.game import Game
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.engine.italian import can_go_out_italian, italian_bonuses
+from canasta_tutor.engine.options import RuleOptions
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.notation.record import format_record, parse_record, replay
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, MELD, State
+from canasta_tutor.engine.variants import get_variant
 
 ITALIAN = get_variant("italian")
 K, Q, A, EIGHT = parse_kind("K"), parse_kind("Q"), parse_kind("A"), parse_kind("8")
@@ -389,7 +389,7 @@ def test_expert_and_hint_play_legal_moves_R_ITAL_4_R_ITAL_7() -> None:
     """The expert plays legal moves through an Italian hand (R-ITAL-4, R-ITAL-7 among others), and the hint
     on an Italian position names a legal move."""
     from canasta_tutor.hint import hint
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     state = deal_state(5, "italian")
     policies = [make_state_policy("expert", seed=i, iterations=4) for i in range(4)]
@@ -413,7 +413,7 @@ def test_expert_and_hint_play_legal_moves_R_ITAL_4_R_ITAL_7() -> None:
 def test_deal_and_selfplay_commands_R_ITAL_1_R_ITAL_2(capsys: pytest.CaptureFixture[str]) -> None:
     """`deal --variant italian` prints a position of 162 cards with fifteen in each hand (R-ITAL-1, R-ITAL-2)
     that reads back; `selfplay --variant italian` reports no violation."""
-    from canasta_tutor.cli import main
+    from canasta_tutor.cli.main import main
 
     assert main(["deal", "--variant", "italian", "--seed", "3"]) == 0
     text = capsys.readouterr().out
@@ -457,7 +457,7 @@ def test_the_rules_of_thumb_bot_knows_the_italian_rules_R_ITAL_4_R_ITAL_6_R_ITAL
     """The rules-of-thumb bot reads the pile as always frozen (R-ITAL-4), melds its deuces when it holds three
     or more (R-ITAL-6), and opens with naturals only (R-ITAL-7)."""
     from canasta_tutor.bots.rules_of_thumb import decide, next_player_waiting
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     pack = position(*_PACK)
     obs = observe(pack, pack.turn)
@@ -474,7 +474,7 @@ def test_the_rules_of_thumb_bot_knows_the_italian_rules_R_ITAL_4_R_ITAL_6_R_ITAL
 def test_the_hint_facts_name_the_italian_pile_R_ITAL_4() -> None:
     """The hint's facts say that the Italian pack is always frozen, citing R-ITAL-4."""
     from canasta_tutor.hint import explain_move
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     pack = position(*_PACK)
     sentences = explain_move(observe(pack, pack.turn), parse_action("take K K K"))
@@ -485,7 +485,7 @@ def test_the_hint_facts_name_the_italian_pile_R_ITAL_4() -> None:
 def test_the_table_melds_deuces_and_shows_them_like_any_rank_R_ITAL_6() -> None:
     """R-ITAL-6 at the table: three deuces selected and Meld pressed make a meld of deuces, which the view
     model shows like any rank (its kind and label '2'); a deuce selected and Add pressed joins it."""
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
     from canasta_tutor.tutor.session import TableSession
     from canasta_tutor.tutor.view import build_view
 
@@ -557,7 +557,7 @@ def test_no_legal_move_leads_to_a_dead_end_R_ITAL_6_R_ITAL_7_R_ITAL_8() -> None:
 def test_the_italian_fields_default_to_the_classic_game_R_ITAL_4_R_ITAL_6_R_ITAL_7() -> None:
     """The Variant fields for R-ITAL-3, 4, 6, 7 and 10 default to the classic behaviour, so every other variant
     keeps the classic fast listing; Italian Canasta sets them all."""
-    from canasta_tutor.variants import VARIANTS
+    from canasta_tutor.engine.variants import VARIANTS
 
     for name, v in VARIANTS.items():
         fields = (v.deuce_melds, v.pile_always_frozen, v.initial_without_wilds, v.pile_start != "upcard",
@@ -570,7 +570,7 @@ def test_the_hint_says_what_going_out_pays_in_italian_canasta_R_ITAL_9() -> None
     (R-ITAL-8), not the classic 100 of R-SCORE-1."""
     from canasta_tutor.bots.expert import rot_policy
     from canasta_tutor.hint.detectors import move_facts
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     found = 0
     for seed in range(40):

@@ -15,21 +15,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor.actions import parse_action
+from canasta_tutor.notation.actions import parse_action
 from canasta_tutor.bots.expert import ExpertBot, determinize, rot_policy
 from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
 from canasta_tutor.bots.sampling import sample_hidden, state_from_observation
-from canasta_tutor.cards import ALL_CARD_CODES
-from canasta_tutor.cli import main
-from canasta_tutor.errors import ImpossiblePositionError, NotationError
-from canasta_tutor.game import Game
-from canasta_tutor.hidden import unseen_for
+from canasta_tutor.engine.cards import ALL_CARD_CODES
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import ImpossiblePositionError, NotationError
+from canasta_tutor.engine.game import Game
+from canasta_tutor.engine.hidden import unseen_for
 from canasta_tutor.hint.refusals import representatives
-from canasta_tutor.observer import Observer, observe
-from canasta_tutor.position import format_position, parse_position
-from canasta_tutor.record import format_record, parse_record, replay
-from canasta_tutor.state import State
-from canasta_tutor.variants import VARIANTS, get_variant
+from canasta_tutor.engine.observer import Observer, observe
+from canasta_tutor.notation.position import format_position, parse_position
+from canasta_tutor.notation.record import format_record, parse_record, replay
+from canasta_tutor.engine.state import State
+from canasta_tutor.engine.variants import VARIANTS, get_variant
 from test_fuzz import PLAYING, SETTINGS, _check_position_text, examples, mutated
 
 OTHERS = [name for name in VARIANTS if name != "classic"]

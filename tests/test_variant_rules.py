@@ -5,7 +5,7 @@ Three layers:
 
 - the book: each rule's key figures are written once, in ``FIGURES``, and the rule book's text must
   state them, so that a figure changed in one place and not the other is caught;
-- the data: :mod:`canasta_tutor.variants` encodes the same figures (players, sides, deck, deal, draw,
+- the data: :mod:`canasta_tutor.engine.variants` encodes the same figures (players, sides, deck, deal, draw,
   canastas to go out, red threes, minimums, target);
 - the engine: seeded hands of each adaptation, played by a greedy random player, obey each rule at
   every step.
@@ -28,13 +28,13 @@ from typing import NamedTuple
 
 import pytest
 
-from canasta_tutor.actions import Action
-from canasta_tutor.cards import CARD_KIND, DEUCE, JOKER, RED_THREE, parse_kind
-from canasta_tutor.game import Game
-from canasta_tutor.position import parse_position
-from canasta_tutor.rulebook import book_path, parse_rules
-from canasta_tutor.state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, State
-from canasta_tutor.variants import CLASSIC, VARIANTS, Variant, get_variant
+from canasta_tutor.notation.actions import Action
+from canasta_tutor.engine.cards import CARD_KIND, DEUCE, JOKER, RED_THREE, parse_kind
+from canasta_tutor.engine.game import Game
+from canasta_tutor.notation.position import parse_position
+from canasta_tutor.engine.rulebook import book_path, parse_rules
+from canasta_tutor.engine.state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, State
+from canasta_tutor.engine.variants import CLASSIC, VARIANTS, Variant, get_variant
 
 BOOK_TEXT = book_path().read_text(encoding="utf-8")
 BOOK = parse_rules(BOOK_TEXT)
@@ -143,7 +143,7 @@ def test_the_higher_minimum_bands_leave_no_gap(rule: str, below: tuple[int, int]
     assert all(a < b for a, b in pairwise(needs))
 
 
-# ------------------------------------------------------------------ the Variant data (canasta_tutor.variants)
+# ------------------------------------------------------------------ the Variant data (canasta_tutor.engine.variants)
 def _turn_order(v: Variant) -> list[int]:
     seat, order = 0, []
     for _ in range(v.players):

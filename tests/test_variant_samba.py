@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canasta_tutor.actions import format_action, parse_action
-from canasta_tutor.cards import (
+from canasta_tutor.notation.actions import format_action, parse_action
+from canasta_tutor.engine.cards import (
     BLACK_THREE,
     CARD_KIND,
     CARD_VALUE,
@@ -27,13 +27,13 @@ from canasta_tutor.cards import (
     normalize_code,
     parse_kind,
 )
-from canasta_tutor.errors import NotationError
-from canasta_tutor.game import Game
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor import samba
-from canasta_tutor.samba import SambaMeld, SambaState
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.variants import get_variant
+from canasta_tutor.engine.errors import NotationError
+from canasta_tutor.engine.game import Game
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.engine import samba
+from canasta_tutor.engine.samba import SambaMeld, SambaState
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.variants import get_variant
 
 SAMBA = get_variant("samba")
 K, Q, SEVEN, EIGHT, NINE, TEN = (parse_kind(t) for t in ("K", "Q", "7", "8", "9", "T"))
@@ -388,7 +388,7 @@ def test_asking_is_after_the_draw() -> None:
 
 def test_refusals_never_raise_on_odd_actions() -> None:
     """Every refusal is an IllegalActionError with a rule of the book, for well- and ill-formed actions."""
-    from canasta_tutor.rulebook import rule
+    from canasta_tutor.engine.rulebook import rule
 
     state = build("KS KH 7H 8H 9H JK 4C", melds=(("set", "QS QH QD"), ("seq", "4D 5D 6D")))
     odd = [("run", 9, 0), ("run", 0, 40), ("put", 9, K), ("put", 0, 99), ("join", 0, 0), ("join", 5, 1),
@@ -481,7 +481,7 @@ def _played(seed: int, steps: int) -> SambaState:
 def test_positions_round_trip_with_sequences() -> None:
     """A Samba position (variant line, numbered melds, sequences, several sets of a rank) reads back to
     the same text and the same legal actions."""
-    from canasta_tutor.position import format_position, parse_position
+    from canasta_tutor.notation.position import format_position, parse_position
 
     seen_sequence = False
     for steps in (60, 140, 230, 320):
@@ -497,8 +497,8 @@ def test_positions_round_trip_with_sequences() -> None:
 
 def test_position_refuses_a_bad_sequence() -> None:
     """R-SAMBA-3 in a position: a 'sequence' with a gap, two suits or a wild card is refused, naming the line."""
-    from canasta_tutor.errors import ImpossiblePositionError
-    from canasta_tutor.position import format_position, parse_position
+    from canasta_tutor.engine.errors import ImpossiblePositionError
+    from canasta_tutor.notation.position import format_position, parse_position
 
     text = format_position(_played(3, 0))
     for bad in ("7H 8H TH", "7H 8S 9H", "7H 8H 9H JK", "KH AH 2H"):
@@ -509,7 +509,7 @@ def test_position_refuses_a_bad_sequence() -> None:
 
 def test_records_round_trip() -> None:
     """A Samba record (variant line, run/put/join/take-on actions) replays to the same game."""
-    from canasta_tutor.record import format_record, parse_record, replay
+    from canasta_tutor.notation.record import format_record, parse_record, replay
 
     state = _played(9, 400)
     text = format_record(state)
@@ -519,7 +519,7 @@ def test_records_round_trip() -> None:
 
 def test_cli_deal_and_selfplay(capsys: pytest.CaptureFixture[str]) -> None:
     """canasta-tutor deal --variant samba prints a Samba position of fifteen-card hands; selfplay plays it."""
-    from canasta_tutor.cli import main
+    from canasta_tutor.cli.main import main
 
     assert main(["deal", "--variant", "samba", "--seed", "3"]) == 0
     out = capsys.readouterr().out
@@ -535,7 +535,7 @@ def test_bots_play_seeded_games_to_the_end_of_a_hand() -> None:
     hands finish with no exception and no invariant violation; the hint searches and its move is legal."""
     from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
     from canasta_tutor.hint import hint
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     runs = 0
     searched = 0
@@ -567,7 +567,7 @@ def test_the_expert_plays_a_seeded_hand_legally() -> None:
     rules-of-thumb bots play a seeded hand to its end, every move legal and no invariant violated."""
     from canasta_tutor.bots.expert import ExpertBot
     from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot, decide
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     state = Game(variant=SAMBA).new_initial_state(seed=1)
     bots = [RulesOfThumbBot(), ExpertBot(seed=1, iterations=2)] * 2
@@ -586,7 +586,7 @@ def test_the_expert_plays_a_seeded_hand_legally() -> None:
 def test_the_bot_melds_a_sequence_when_it_holds_three_in_suit() -> None:
     """R-SAMBA-3 for the bot: holding 7H 8H 9H after the draw, it melds the sequence first."""
     from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     state = build("7H 8H 9H KS KH 4C 5D 6S", melds=(("set", "QS QH QD"),))
     assert RulesOfThumbBot()(observe(state, 2)) == ("run", H, SEVEN)
@@ -595,7 +595,7 @@ def test_the_bot_melds_a_sequence_when_it_holds_three_in_suit() -> None:
 def test_observation_carries_the_numbered_melds() -> None:
     """An observation gives Samba's melds in order, and the search's state built from it has them too."""
     from canasta_tutor.bots.sampling import state_from_observation
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
 
     state = build("4C 5C 6H", melds=(("set", "QS QH QD"), ("seq", "7H 8H 9H")))
     obs = observe(state, 2)
@@ -609,7 +609,7 @@ def test_observation_carries_the_numbered_melds() -> None:
 def test_view_model_shows_sequences_and_numbered_sets() -> None:
     """The table's view model lists Samba's melds by number: a sequence with its run of ranks and suit (a samba
     at seven), and two sets of one rank side by side (R-SAMBA-3, R-SAMBA-5)."""
-    from canasta_tutor.observer import observe
+    from canasta_tutor.engine.observer import observe
     from canasta_tutor.tutor.view import TableUI, build_view
 
     state = build("4C 5C 6H", melds=(("set", "QS QH QD"), ("seq", "7H 8H 9H"), ("set", "QC QC JK"),
@@ -661,7 +661,7 @@ def test_the_table_session_plays_samba_melds() -> None:
 def _samba_intents(session: object, action: tuple) -> list[dict]:
     """The widget messages a learner sends for a Samba action: select the cards, then press the button; a join
     is the Join button and a click on each set, a take onto a meld a click on Take and on the meld."""
-    from canasta_tutor.cards import ALL_CARD_CODES, RANK_CHARS
+    from canasta_tutor.engine.cards import ALL_CARD_CODES, RANK_CHARS
 
     verb = action[0]
     if verb in ("draw", "pass"):
@@ -715,8 +715,8 @@ def test_a_hand_is_played_through_the_widgets_messages() -> None:
     """The card table plays Samba: a whole hand through the widget's messages (no browser), the learner's
     moves chosen by the rules-of-thumb bot; the view lists the numbered melds and sequences."""
     from canasta_tutor.bots.rules_of_thumb import RulesOfThumbBot
-    from canasta_tutor.observer import observe
-    from canasta_tutor.widget import CanastaTable
+    from canasta_tutor.engine.observer import observe
+    from canasta_tutor.ui.table import CanastaTable
 
     table = CanastaTable(seed=1, variant="samba", bot_delay=0)
     learner = RulesOfThumbBot()
@@ -778,7 +778,7 @@ _any_action = st.one_of(
 @given(st.integers(0, len(_FUZZ_STATES) - 1), _any_action)
 def test_explain_never_raises_and_agrees_with_the_listing(which: int, action: tuple) -> None:
     """Any tuple gets None or a refusal citing a rule of the book, and None exactly for the listed actions."""
-    from canasta_tutor.rulebook import rule
+    from canasta_tutor.engine.rulebook import rule
 
     state = _FUZZ_STATES[which]
     err = state.explain(action)

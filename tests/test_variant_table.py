@@ -13,13 +13,13 @@ from test_widget import CODE_RE, _codes_in, _intents_for
 
 from canasta_tutor import Game
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.cards import ALL_CARD_CODES
-from canasta_tutor.display import state_html
-from canasta_tutor.observer import observe
+from canasta_tutor.engine.cards import ALL_CARD_CODES
+from canasta_tutor.tutor.display import state_html
+from canasta_tutor.engine.observer import observe
 from canasta_tutor.tutor.session import TableSession
 from canasta_tutor.tutor.view import build_view, side_order, table_positions
-from canasta_tutor.variants import UnknownVariantError, get_variant
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.engine.variants import UnknownVariantError, get_variant
+from canasta_tutor.ui.table import CanastaTable
 
 VARIANTS = ("two-handed", "three-handed", "six-handed", "italian")
 CLASSIC_KEYS = {"rev", "seat", "deal", "deal_label", "phase", "actor", "turn_text", "players", "hand", "labels",

@@ -1,4 +1,4 @@
-"""The variant descriptions (canasta_tutor/variants.py) and the engine playing each variant."""
+"""The variant descriptions (canasta_tutor/engine/variants.py) and the engine playing each variant."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.cards import ALL_CARD_CODES, CARD_CODE, CARD_KIND, KIND_TOKENS, NUM_KINDS, RED_THREE
-from canasta_tutor.cli import main
-from canasta_tutor.errors import CanastaError, NotationError
-from canasta_tutor.feasibility import can_go_out
-from canasta_tutor.game import Game, seating_order
-from canasta_tutor.invariants import check_invariants
-from canasta_tutor.options import RuleOptions
-from canasta_tutor.selfplay import run_selfplay
-from canasta_tutor.state import SEATS, State
-from canasta_tutor.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
+from canasta_tutor.engine.cards import ALL_CARD_CODES, CARD_CODE, CARD_KIND, KIND_TOKENS, NUM_KINDS, RED_THREE
+from canasta_tutor.cli.main import main
+from canasta_tutor.engine.errors import CanastaError, NotationError
+from canasta_tutor.engine.feasibility import can_go_out
+from canasta_tutor.engine.game import Game, seating_order
+from canasta_tutor.engine.invariants import check_invariants
+from canasta_tutor.engine.options import RuleOptions
+from canasta_tutor.bots.selfplay import run_selfplay
+from canasta_tutor.engine.state import SEATS, State
+from canasta_tutor.engine.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
 NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cli import main
-from canasta_tutor.tutor.puzzles import format_puzzles, library_dir, load_file
+from canasta_tutor.cli.main import main
+from canasta_tutor.tutor.puzzles.library import format_puzzles, library_dir, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

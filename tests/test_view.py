@@ -7,10 +7,10 @@ import re
 import statistics
 
 from canasta_tutor import Game
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.display import state_html
-from canasta_tutor.observer import observe
+from canasta_tutor.tutor.display import state_html
+from canasta_tutor.engine.observer import observe
 from canasta_tutor.tutor import view as view_module
 from canasta_tutor.tutor.session import TableSession
 from canasta_tutor.tutor.view import TableUI, build_view, card_text, kind_label, plural

@@ -15,14 +15,14 @@ from collections import Counter
 import pytest
 
 from canasta_tutor import Game
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.cards import CARD_CODE, CARD_KIND, DEUCE, JOKER
-from canasta_tutor.display import state_html
-from canasta_tutor.observer import observe
-from canasta_tutor.position import format_position, parse_position
+from canasta_tutor.engine.cards import CARD_CODE, CARD_KIND, DEUCE, JOKER
+from canasta_tutor.tutor.display import state_html
+from canasta_tutor.engine.observer import observe
+from canasta_tutor.notation.position import format_position, parse_position
 from canasta_tutor.tutor.session import TableSession
-from canasta_tutor.widget import CanastaTable
+from canasta_tutor.ui.table import CanastaTable
 
 SEED = 11  # South moves first and, after drawing, can meld 4 4 4 4 JK (70 >= 50)
 CODE_RE = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")

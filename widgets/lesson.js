@@ -1,4 +1,4 @@
-// canasta-tutor lesson widget: the browser side of canasta_tutor.lesson_widget.LessonWidget.
+// canasta-tutor lesson widget: the browser side of canasta_tutor.ui.lesson.LessonWidget.
 //
 // Python is the single source of truth.  This module draws the synced `view` and
 // sends intents with model.send({intent: ...}).  Every text in the view arrives

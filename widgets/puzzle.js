@@ -1,4 +1,4 @@
-// canasta-tutor puzzle trainer: the browser side of canasta_tutor.puzzle_widget.PuzzleTrainer.
+// canasta-tutor puzzle trainer: the browser side of canasta_tutor.ui.puzzle.PuzzleTrainer.
 //
 // Python composes this module after table.js: the card table below the puzzle panel is
 // table.js's own render() on the same model (the synced `view`), not a copy of it.  This

@@ -1,4 +1,4 @@
-// canasta-tutor card table: the browser side of canasta_tutor.widget.CanastaTable.
+// canasta-tutor card table: the browser side of canasta_tutor.ui.table.CanastaTable.
 //
 // Python is the single source of truth.  This module draws the synced `view`
 // (public facts and the learner's own cards only) and sends intents with

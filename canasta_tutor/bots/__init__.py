@@ -14,13 +14,15 @@ re-deals every hidden card before searching).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .. import native
-from ..state import State
+from ..engine.state import State
 from .expert import ExpertBot, rot_policy
 from .random_bot import RandomBot
 from .rules_of_thumb import RulesOfThumbBot
+
+if TYPE_CHECKING:
+    from .native import CompiledEngine
 
 BOT_NAMES = ("random", "rules-of-thumb", "expert")
 
@@ -38,11 +40,11 @@ class RandomStatePolicy:
 
 
 class CompiledExpertBot(ExpertBot):
-    """The expert, searching on the search's compiled copy (:mod:`canasta_tutor.native`): the state it is given
-    crosses whole (:mod:`canasta_tutor.transfer`), so the copy's expert decides on the very state the pure
+    """The expert, searching on the search's compiled copy (:mod:`canasta_tutor.bots.native`): the state it is given
+    crosses whole (:mod:`canasta_tutor.bots.transfer`), so the copy's expert decides on the very state the pure
     one would, and makes the same choices (``tests/test_native.py``), faster."""
 
-    def __init__(self, engine: native.CompiledEngine, **kw: Any) -> None:
+    def __init__(self, engine: CompiledEngine, **kw: Any) -> None:
         super().__init__(**kw)
         self.engine = engine
 
@@ -52,6 +54,8 @@ class CompiledExpertBot(ExpertBot):
 
 def _expert(seed: int, iterations: int | None, budget: float | None) -> ExpertBot:
     """The expert: on the compiled copy where it is built, else in plain Python."""
+    from . import native  # here, not at the top: `python -m canasta_tutor.bots.native` imports this package first
+
     fast = native.engine()
     if fast is None:
         return ExpertBot(iterations=iterations, seed=seed, max_seconds=budget)

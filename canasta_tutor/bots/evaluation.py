@@ -31,10 +31,10 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ..cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
-from ..state import DRAW, State
+from ..engine.cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
+from ..engine.state import DRAW, State
 
-#: classic's weights, in this package (found by its name, so the search's compiled copy, canasta_tutor.native,
+#: classic's weights, in this package (found by its name, so the search's compiled copy, canasta_tutor.bots.native,
 #: reads the same file)
 WEIGHTS_FILE = Path(str(resources.files("canasta_tutor.bots") / "evaluation_weights.json"))
 

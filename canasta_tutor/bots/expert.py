@@ -43,11 +43,11 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import CARD_KIND, NUM_KINDS, RED_THREE, shuffle
-from ..italian import can_go_out_for
-from ..observer import Observation, observe_compact
-from ..scoring import SideScore
-from ..state import DRAW, GAME_OVER, HAND_OVER, State
+from ..engine.cards import CARD_KIND, NUM_KINDS, RED_THREE, shuffle
+from ..engine.italian import can_go_out_for
+from ..engine.observer import Observation, observe_compact
+from ..engine.scoring import SideScore
+from ..engine.state import DRAW, GAME_OVER, HAND_OVER, State
 from .evaluation import evaluate
 from .rules_of_thumb import decide, discard_scores, take_cost
 from .samba_policy import samba_candidates
@@ -253,9 +253,9 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
             cands.append(a)
     melds = [a for a in legal if a[0] in ("meld", "add")]
     if melds:
-        from .rules_of_thumb import _meld_points
+        from .rules_of_thumb import meld_points
 
-        melds.sort(key=_meld_points, reverse=True)
+        melds.sort(key=meld_points, reverse=True)
         cands += melds[: (4 if wide else 2)]
     seen = []
     for a in cands:

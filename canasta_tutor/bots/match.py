@@ -3,7 +3,7 @@
 A *deal* is one hand from a seeded shuffle, scores starting at 0-0.  In a
 duplicate match each deal is played twice with the partnerships swapped, so
 luck of the cards cancels: bot A's margin on a deal is the sum of its side's
-margins over the two plays.  In a variant (:mod:`canasta_tutor.variants`) the
+margins over the two plays.  In a variant (:mod:`canasta_tutor.engine.variants`) the
 deal is played once per side, bot A holding that side's seats and bot B every
 other seat, and A's margin is the sum over those plays of its side's score less
 the mean of the other sides' (:func:`canasta_tutor.bots.expert.margin`; with two
@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..game import Game
-from ..state import HAND_OVER, GAME_OVER, State
-from ..variants import CLASSIC, Variant, get_variant
+from ..engine.game import Game
+from ..engine.state import HAND_OVER, GAME_OVER, State
+from ..engine.variants import CLASSIC, Variant, get_variant
 
 #: A seat policy used in fast play: (state, seat) -> action.  It must read only
 #: what the seat may know (bots build their view from the state's public parts).

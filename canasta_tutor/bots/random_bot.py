@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..observer import Observation
+from ..engine.observer import Observation
 
 
 class RandomBot:

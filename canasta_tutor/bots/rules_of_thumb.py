@@ -2,12 +2,12 @@
 
 Each decision returns an action and the principle IDs behind it (see
 :mod:`canasta_tutor.bots.principles`).  The bot reads only the
-:class:`~canasta_tutor.observer.Observation` of its seat (its kind counts and
+:class:`~canasta_tutor.engine.observer.Observation` of its seat (its kind counts and
 public facts); it never reads hidden cards.  Inside the search each decision
-reads a compact observation (:func:`~canasta_tutor.observer.observe_compact`).
+reads a compact observation (:func:`~canasta_tutor.engine.observer.observe_compact`).
 
 >>> from canasta_tutor import Game
->>> from canasta_tutor.observer import observe
+>>> from canasta_tutor.engine.observer import observe
 >>> state = Game().new_initial_state(seed=2)
 >>> action = RulesOfThumbBot()(observe(state, state.actor))
 >>> action in state.legal_actions()
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
-from ..feasibility import max_meld_points
-from ..italian import DEUCE_CANASTA, can_go_out_for, max_natural_points
-from ..observer import Observation, opponent_seats
+from ..engine.cards import BLACK_THREE, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, is_canasta
+from ..engine.feasibility import max_meld_points
+from ..engine.italian import DEUCE_CANASTA, can_go_out_for, max_natural_points
+from ..engine.observer import Observation, opponent_seats
 from .samba_policy import samba_decide
 
 _WILD = (DEUCE, JOKER)
@@ -147,7 +147,8 @@ def discard_scores(v: Observation) -> dict[int, float]:
     return scores
 
 
-def _meld_points(a: tuple) -> int:
+def meld_points(a: tuple) -> int:
+    """The points a meld or an addition puts on the table (0 for any other action)."""
     if a[0] == "meld":
         return a[2] * KIND_VALUES[a[1]] + 50 * a[3] + 20 * a[4]
     if a[0] == "add":
@@ -205,13 +206,13 @@ def _draw_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
             return min(takes, key=take_cost), ["P-TAKE-PACK"]
     shows = [a for a in legal if a[0] in ("meld", "add")]
     if shows and pile_n >= 3:
-        return max(shows, key=_meld_points), ["P-TAKE-PACK", "P-OPEN-EARLY"]
+        return max(shows, key=meld_points), ["P-TAKE-PACK", "P-OPEN-EARLY"]
     if ("draw",) in legal:
         return ("draw",), []
     if takes:
         return min(takes, key=take_cost), ["P-TAKE-PACK"]
     if shows:
-        return max(shows, key=_meld_points), ["P-TAKE-PACK"]
+        return max(shows, key=meld_points), ["P-TAKE-PACK"]
     return ("pass",), []
 
 
@@ -223,11 +224,11 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
     our = v.meld_summary[side]
     if v.must_out:
         if melds:
-            return max(melds, key=lambda a: (_meld_points(a), a)), ["P-GO-OUT"]
+            return max(melds, key=lambda a: (meld_points(a), a)), ["P-GO-OUT"]
         return (discards or legal)[0], ["P-GO-OUT"]
     if v.pending and not v.initial[side]:
         if melds:
-            return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
+            return max(melds, key=meld_points), ["P-OPEN-EARLY"]
     # going out
     if our and can_go_out_for(v.variant, hand, our, v.options):
         if want_go_out(v):
@@ -235,7 +236,7 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
                 return ("ask",), ["P-ASK-PARTNER"]
             if v.answer is not False:
                 if melds:
-                    best = max(melds, key=lambda a: (_meld_points(a), a))
+                    best = max(melds, key=lambda a: (meld_points(a), a))
                     return best, ["P-GO-OUT"]
                 if discards and size == 1:
                     return discards[0], ["P-GO-OUT"]
@@ -243,9 +244,9 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
         # (an initial meld of naturals only in Italian Canasta, R-ITAL-7)
         most = (max_natural_points if v.variant.initial_without_wilds else max_meld_points)(hand, {}, v.options)
         if melds and most >= v.minimums[side]:
-            return max(melds, key=lambda a: (_meld_points(a), a)), ["P-OPEN-EARLY"]
+            return max(melds, key=lambda a: (meld_points(a), a)), ["P-OPEN-EARLY"]
         if melds and v.pending == 0 and not discards:
-            return max(melds, key=_meld_points), ["P-OPEN-EARLY"]
+            return max(melds, key=meld_points), ["P-OPEN-EARLY"]
     else:
         keep = 3 if side_canastas(v, side) == 0 else 2
         best_meld = None
@@ -301,7 +302,7 @@ def _meld_decision(v: Observation, legal: Sequence[tuple], side: int) -> tuple[t
             return best, ["P-FREEZE"]
         return best, ["P-SAFE-DISCARD"]
     if melds:
-        return max(melds, key=_meld_points), []
+        return max(melds, key=meld_points), []
     return legal[0], []
 
 

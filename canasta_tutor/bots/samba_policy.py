@@ -15,7 +15,7 @@ the engine's legal actions (which already keep every set to two wild cards, R-SA
   do (P-FREEZE), otherwise the lowest single natural (P-SAFE-DISCARD).  The bot never asks.
 
 >>> from canasta_tutor import Game
->>> from canasta_tutor.observer import observe
+>>> from canasta_tutor.engine.observer import observe
 >>> state = Game(variant="samba").new_initial_state(seed=3)
 >>> action, why = samba_decide(observe(state, state.actor))
 >>> action in state.legal_actions()
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, parse_card
-from ..observer import Observation
+from ..engine.cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, parse_card
+from ..engine.observer import Observation
 
 
 #: the most candidates searched in Samba: (for the bot, for the hint)

@@ -1,6 +1,6 @@
-"""A state built straight from an :class:`~canasta_tutor.observer.Observation`.
+"""A state built straight from an :class:`~canasta_tutor.engine.observer.Observation`.
 
-The search needs a :class:`~canasta_tutor.state.State` to play out, but a seat
+The search needs a :class:`~canasta_tutor.engine.state.State` to play out, but a seat
 only knows its own hand and the public facts.  :func:`state_from_observation`
 builds the state from the observation's fields (no position text is formatted
 or parsed): the seat's own cards, the melds, red threes and pile as they lie,
@@ -9,10 +9,10 @@ the turn flags, and every card the seat cannot see placed in the other hands
 lying face down at the bottom of the pile (R-ITAL-3).  Where those unseen cards go
 is arbitrary but fixed; the search re-deals them for every sample with
 :func:`sample_hidden`, the one place that decides how hidden cards are sampled
-(by :func:`~canasta_tutor.hidden.fill_hidden`, consistently with the turn flags).
+(by :func:`~canasta_tutor.engine.hidden.fill_hidden`, consistently with the turn flags).
 
 >>> from canasta_tutor import Game
->>> from canasta_tutor.observer import observe
+>>> from canasta_tutor.engine.observer import observe
 >>> state = Game().new_initial_state(seed=3)
 >>> obs = observe(state, state.actor)
 >>> built = state_from_observation(obs)
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import random
 
-from ..cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code, is_wild
-from ..errors import ImpossiblePositionError
-from ..hidden import fill_hidden, unseen_for
-from ..observer import Observation
-from ..state import State
-from ..samba import SambaMeld, SambaState, new_state
+from ..engine.cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code, is_wild
+from ..engine.errors import ImpossiblePositionError
+from ..engine.hidden import fill_hidden, unseen_for
+from ..engine.observer import Observation
+from ..engine.state import State
+from ..engine.samba import SambaMeld, SambaState, new_state
 
 _IDS = {NUM_CARDS: card_ids_by_code()}
 

@@ -1,7 +1,7 @@
 """The hint: the best legal move for the seat to act, and why, from facts.
 
 :func:`hint` searches the position seen by one seat (an
-:class:`~canasta_tutor.observer.Observation`; it never sees hidden cards) with
+:class:`~canasta_tutor.engine.observer.Observation`; it never sees hidden cards) with
 the expert's determinized Monte Carlo search, the same search the expert bot
 plays with, and returns a :class:`Hint`:
 
@@ -142,17 +142,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .. import native
-from ..actions import format_action
+from ..bots import native
+from ..notation.actions import format_action
 from ..bots import expert
 from ..bots.expert import RACE_MIN_ROUND, Estimate, candidate_actions, summarize
 from ..bots.sampling import state_from_observation
 from ..bots.principles import PRINCIPLES
-from ..bots.rules_of_thumb import _meld_points, decide, discard_scores
-from ..errors import IllegalActionError
-from ..observer import Observation, observe, observe_compact
-from ..state import State
-from ..variants import Variant
+from ..bots.rules_of_thumb import meld_points, decide, discard_scores
+from ..engine.errors import IllegalActionError
+from ..engine.observer import Observation, observe, observe_compact
+from ..engine.state import State
+from ..engine.variants import Variant
 from .detectors import BAD, GOOD, Fact, check_claim, move_facts
 from .refusals import Refusal, refusals
 
@@ -488,7 +488,7 @@ def samples_for(candidates: int, playouts: int = DEFAULT_PLAYOUTS) -> int:
 def race_budget(variant: Variant) -> int:
     """The playouts of the default hint's race in ``variant``: its ``hint_playouts``, else ``DEFAULT_PLAYOUTS``.
 
-    >>> from canasta_tutor.variants import get_variant
+    >>> from canasta_tutor.engine.variants import get_variant
     >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
     (1600, 24)
     """
@@ -496,7 +496,7 @@ def race_budget(variant: Variant) -> int:
 
 
 def compiled_search(variant: Variant) -> bool:
-    """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.native`) in this process:
+    """Whether the hint searches ``variant`` on the compiled copy (:mod:`canasta_tutor.bots.native`) in this process:
     every variant does where the copy is built."""
     return native.engine() is not None
 
@@ -614,7 +614,7 @@ def _line_step(s: State, seat: int, line: str) -> tuple:
     melds = [a for a in legal if a[0] in ("meld", "add")]
     discards = [a for a in legal if a[0] == "discard"]
     if line == "all" and melds:
-        return max(melds, key=lambda a: (_meld_points(a), a))
+        return max(melds, key=lambda a: (meld_points(a), a))
     if discards:
         scores = discard_scores(obs)
         return min(discards, key=lambda a: (scores.get(a[1], 0.0), a[1]))
@@ -1069,7 +1069,7 @@ def grade(obs: Observation, action: tuple, seed: int = 0, samples: int | None = 
 def _outcome(state: State, seat: int) -> tuple:
     """What a line leaves that matters for comparing lines: the seat's hand by kind, its side's melds (natural
     and wild cards by kind), the pile's size, the phase, who acts and who went out."""
-    from ..cards import CARD_KIND
+    from ..engine.cards import CARD_KIND
 
     side = state.sides[seat]
     melds = sorted((k, len(m[0]), tuple(sorted(CARD_KIND[c] for c in m[1])))

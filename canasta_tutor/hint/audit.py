@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..actions import format_action
-from ..observer import observe
-from ..state import State
+from ..notation.actions import format_action
+from ..engine.observer import observe
+from ..engine.state import State
 from . import Hint, check_hint_claim, grade, hint
 
 #: Words by which a sentence says what a player could do now (after this move); such a sentence must come from a

@@ -26,8 +26,8 @@ own (a samba made, the two canastas needed, the pile's pair or the top card onto
 a meld by number, the initial meld's sum with Samba's bands), and the classic
 ones that cannot read numbered melds, or whose rule Samba replaces, stay silent.
 
->>> from canasta_tutor.position import parse_position
->>> from canasta_tutor.observer import observe
+>>> from canasta_tutor.notation.position import parse_position
+>>> from canasta_tutor.engine.observer import observe
 >>> state = parse_position('''
 ... turn: S draw
 ... pile: 5H 2C 9D
@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..cards import (
+from ..engine.cards import (
     BLACK_THREE,
     DEUCE,
     JOKER,
@@ -62,10 +62,10 @@ from ..cards import (
     kind_of_code,
     plural,
 )
-from ..italian import can_go_out_for
-from ..observer import Observation
-from ..samba import SAMBA_LENGTH, SUIT_NAMES, SambaState
-from ..state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
+from ..engine.italian import can_go_out_for
+from ..engine.observer import Observation
+from ..engine.samba import SAMBA_LENGTH, SUIT_NAMES, SambaState
+from ..engine.state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
 
 def seat_word(obs: Observation, seat: int) -> str:
@@ -301,7 +301,7 @@ def frozen_pack(c: Context) -> Fact | None:
 
 
 def _card_id(code: str) -> int:
-    from ..cards import parse_card
+    from ..engine.cards import parse_card
 
     return parse_card(code)
 

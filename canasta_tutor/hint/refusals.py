@@ -3,7 +3,7 @@
 When only one move is legal a teacher says why each other kind of move is not:
 for each verb (take the pack, draw, decline, meld, add, discard, ask) this
 module picks a representative action, the one a learner would most likely try,
-and asks :meth:`State.explain <canasta_tutor.state.State.explain>` why it is
+and asks :meth:`State.explain <canasta_tutor.engine.state.State.explain>` why it is
 refused.  Each refusal carries the rule number the engine gives.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import DEUCE, JOKER, NUM_KINDS
-from ..state import State
+from ..engine.cards import DEUCE, JOKER, NUM_KINDS
+from ..engine.state import State
 
 VERB_NAMES = {"take": "Take the pack", "draw": "Draw", "pass": "Decline the pack", "meld": "Meld",
               "add": "Add to a meld", "discard": "Discard", "ask": "Ask to go out"}
@@ -36,7 +36,7 @@ class Refusal:
 def _take(state: State, seat: int) -> tuple | None:
     if not state.pile:
         return None
-    from ..cards import CARD_KIND
+    from ..engine.cards import CARD_KIND
 
     top = CARD_KIND[state.pile[-1]]
     if top >= DEUCE:

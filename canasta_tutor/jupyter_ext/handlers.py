@@ -27,7 +27,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
-from ..rulebook import book_path, rules
+from ..engine.rulebook import book_path, rules
 from ..tutor.progress import ProgressStoreError, default_path
 from .panel import LEARNER, NoStoreYet, course_listing, progress_report, store_fingerprint
 from .placement import COURSE_FOLDER, MANIFEST, PlacementError, place_course

@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .. import __version__
-from ..errors import CanastaError
-from ..rulebook import rules
+from ..engine.errors import CanastaError
+from ..engine.rulebook import rules
 from ..tutor.lessons.player import course_overview, load_course
 from ..tutor.progress import ProgressStore, ProgressStoreError
 from .placement import course_notebooks
@@ -70,7 +70,7 @@ def course_listing(folder: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _puzzles() -> tuple[Any, ...]:
-    from ..tutor.puzzles import load_library
+    from ..tutor.puzzles.library import load_library
 
     return tuple(load_library())
 
@@ -99,7 +99,7 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
     """
     if not path.is_file():
         raise NoStoreYet("No progress yet: your stars show here once you finish a level of a lesson.")
-    from ..tutor.trainer import replay_ratings
+    from ..tutor.puzzles.trainer import replay_ratings
 
     try:
         store = ProgressStore(path)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .. import __version__
-from ..errors import CanastaError
+from ..engine.errors import CanastaError
 from ..tutor.lessons.course import course_paths
 
 #: the folder of the Jupyter root the course goes to

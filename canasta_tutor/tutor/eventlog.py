@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..actions import format_action
+from ..notation.actions import format_action
 from ..bots.principles import PRINCIPLES
-from ..cards import ALL_CARD_CODES, CARD_KIND, KIND_NAMES, RED_THREE, sort_key
-from ..scoring import HandResult
-from ..state import GAME_OVER, HAND_OVER, Action, State
-from ..variants import CLASSIC, Variant
+from ..engine.cards import ALL_CARD_CODES, CARD_KIND, KIND_NAMES, RED_THREE, sort_key
+from ..engine.scoring import HandResult
+from ..engine.state import GAME_OVER, HAND_OVER, Action, State
+from ..engine.variants import CLASSIC, Variant
 from .events import ActionEvent, Event, HandOverEvent, RedThreeEvent, RefusedEvent, WentOutEvent
 from .view import card_text, player_name, plural, seat_name, side_order, side_title, side_total
 

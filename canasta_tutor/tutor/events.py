@@ -42,7 +42,7 @@ class ActionEvent(Event):
     """One action of one seat, as applied by the engine.
 
     ``action`` is the engine's tuple, ``notation`` its text form
-    (:func:`canasta_tutor.actions.format_action`), ``cards`` the card codes
+    (:func:`canasta_tutor.notation.actions.format_action`), ``cards`` the card codes
     that left (or, for a take or draw seen by this seat, entered) the hand,
     and ``commentary`` the why of the move where it is known (a bot's reason,
     a lesson's note); the learner reads ``text`` and ``commentary``.
@@ -78,7 +78,7 @@ class WentOutEvent(Event):
 
 @dataclass(frozen=True)
 class HandOverEvent(Event):
-    """The end of a hand, with its :class:`~canasta_tutor.scoring.HandResult` as a dict."""
+    """The end of a hand, with its :class:`~canasta_tutor.engine.scoring.HandResult` as a dict."""
 
     result: dict[str, Any] = field(default_factory=dict)
     kind: EventKind = field(init=False, default="hand_over")

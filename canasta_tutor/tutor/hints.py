@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import format_action
+from ..notation.actions import format_action
 from ..bots.principles import PRINCIPLES
-from ..cards import CARD_KIND, DEUCE, JOKER
-from ..observer import Observation
-from ..state import Action
+from ..engine.cards import CARD_KIND, DEUCE, JOKER
+from ..engine.observer import Observation
+from ..engine.state import Action
 
 _PLAN_REPEAT = re.compile(r"^(.*) \(x(\d+)\)$")
 _RULE_CODE = re.compile(r"\s*\[?R-[A-Z]+-\d+\]?")

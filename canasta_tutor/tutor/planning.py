@@ -2,13 +2,13 @@
 
 The learner picks physical cards (with suits) and presses a button.  The
 planner turns that into the engine's action sequence, or into the engine's own
-refusal (:class:`~canasta_tutor.errors.IllegalActionError`, found by
+refusal (:class:`~canasta_tutor.engine.errors.IllegalActionError`, found by
 :meth:`State.explain` on a trial copy), or into :class:`Guidance` when the
 learner must still choose something (select a card, click a meld).  It never
 writes rule text of its own.
 
 >>> from canasta_tutor import Game
->>> from canasta_tutor.cards import parse_card
+>>> from canasta_tutor.engine.cards import parse_card
 >>> state = Game().new_initial_state(seed=11)
 >>> err = plan_button(state, 2, "discard", [parse_card("4C")])
 >>> err.rule, err.reason
@@ -16,7 +16,7 @@ writes rule text of its own.
 >>> plan_button(state, 2, "draw", []).actions
 (('draw',),)
 
-In Samba (:mod:`canasta_tutor.samba`) a press makes one meld at a time, a set or a sequence, and
+In Samba (:mod:`canasta_tutor.engine.samba`) a press makes one meld at a time, a set or a sequence, and
 ``target`` is the number of the meld clicked (0 for m1), since a side may have several melds of a rank.
 
 The plan is the same at every table: where the variant draws two cards (two-handed, R-TWO-3) the
@@ -38,11 +38,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..cards import ALL_CARD_CODES, CARD_KIND, DEUCE, JOKER, KIND_NAMES, sort_key
-from ..samba import CARD_SUIT, SambaState
-from ..actions import format_action
-from ..errors import IllegalActionError
-from ..state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
+from ..engine.cards import ALL_CARD_CODES, CARD_KIND, DEUCE, JOKER, KIND_NAMES, sort_key
+from ..engine.samba import CARD_SUIT, SambaState
+from ..notation.actions import format_action
+from ..engine.errors import IllegalActionError
+from ..engine.state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
 
 WILDS = (JOKER, DEUCE)
 BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "go_out", "yes", "no", "new_hand")
@@ -84,12 +84,12 @@ def press_text(button: str, cards: Sequence[int] = (), target: int | None = None
     actions a planner made of it ("Take pack with 9♠ 9♥", "Meld 7♠ 7♣ J♥", "Take pack, nothing
     selected", "Go out").  ``target`` is the meld clicked (its kind, or in Samba its number).
 
-    >>> from canasta_tutor.cards import parse_card
+    >>> from canasta_tutor.engine.cards import parse_card
     >>> press_text("meld", [parse_card(c) for c in ("7S", "7C", "JH")])
     'Meld 7♠ 7♣ J♥'
     >>> press_text("take"), press_text("take", [parse_card("9S"), parse_card("9H")])
     ('Take pack, nothing selected', 'Take pack with 9♠ 9♥')
-    >>> from canasta_tutor.cards import parse_kind
+    >>> from canasta_tutor.engine.cards import parse_kind
     >>> press_text("add", [parse_card("2C")], target=parse_kind("K"))
     'Add 2♣ to the kings'
     """

@@ -56,7 +56,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Callable, Iterable, TypeVar
 
-from ..errors import CanastaError
+from ..engine.errors import CanastaError
 
 #: ``PRAGMA application_id`` of a progress store ("CnTu")
 APPLICATION_ID = 0x436E5475

@@ -1,7 +1,7 @@
 """A table session: one learner against bots, driven from Python, tests or a widget.
 
 :class:`TableSession` holds the game state, the learner's seat, the bots (any
-policy: a callable from an :class:`~canasta_tutor.observer.Observation` to an
+policy: a callable from an :class:`~canasta_tutor.engine.observer.Observation` to an
 action), undo, the hint and the coach, and a typed event log
 (:mod:`canasta_tutor.tutor.events`).  The learner selects physical cards by
 their position in the hand and presses buttons; :mod:`.planning` turns that
@@ -31,15 +31,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..actions import format_action, parse_action
+from ..notation.actions import format_action, parse_action
 from ..bots import RulesOfThumbBot
-from ..cards import ALL_CARD_CODES, CARD_KIND, normalize_code, parse_kind, sort_key
-from ..errors import CanastaError, IllegalActionError, NotationError
-from ..game import Game
-from ..observer import Observation, observe
-from ..rulebook import rule as lookup_rule
-from ..state import GAME_OVER, HAND_OVER, MELD, Action, State, seat_index
-from ..variants import Variant, get_variant
+from ..engine.cards import ALL_CARD_CODES, CARD_KIND, normalize_code, parse_kind, sort_key
+from ..engine.errors import CanastaError, IllegalActionError, NotationError
+from ..engine.game import Game
+from ..engine.observer import Observation, observe
+from ..engine.rulebook import rule as lookup_rule
+from ..engine.state import GAME_OVER, HAND_OVER, MELD, Action, State, seat_index
+from ..engine.variants import Variant, get_variant
 from .events import ActionEvent, Event, RedThreeEvent, RefusedEvent
 from .eventlog import ShownEvents, apply_and_record, hand_score_text, log_entries, opening_events, summary
 from .hints import BUSY, HintPanel, coach_grade, compute_hint
@@ -66,7 +66,7 @@ class TableSession:
     ``bots``: one policy for all other seats or ``{seat: policy}`` (seats left
     out get :class:`~canasta_tutor.bots.RulesOfThumbBot`).  ``hint_iterations``
     or ``hint_budget`` (seconds) size the hint and coach searches.  ``variant``
-    (a name such as ``"two-handed"`` or a :class:`~canasta_tutor.variants.Variant`;
+    (a name such as ``"two-handed"`` or a :class:`~canasta_tutor.engine.variants.Variant`;
     classic by default) sets the table; a ``game`` or ``state`` given carries its own,
     and a ``variant`` that disagrees with it is refused.
     """

@@ -1,7 +1,7 @@
 """The one table view model: a JSON-ready dict built from an :class:`Observation`.
 
 The live card table (``widgets/table.js``) draws this dict; the static HTML
-(:func:`canasta_tutor.display.state_html`) is rendered from it too.  It holds
+(:func:`canasta_tutor.tutor.display.state_html`) is rendered from it too.  It holds
 public facts and the seat's own cards only: it is built from the seat's
 observation, never from the full state.  :func:`build_view` adds the
 session's UI state (:class:`TableUI`): selection, message, buttons, hint,
@@ -95,7 +95,7 @@ The view dict (every key is always present):
 ``four_colour`` (bool)
     Four-colour deck (also a synced trait of the widget).
 
-A variant's view (two-, three- or six-handed; :mod:`canasta_tutor.variants`) has the same keys
+A variant's view (two-, three- or six-handed; :mod:`canasta_tutor.engine.variants`) has the same keys
 with one entry per seat in ``players`` and one per side in ``melds``, ``red3``, ``side_titles``
 and the score rows (the learner's side first, then the others in turn order from the next seat),
 and three more keys (a classic view is exactly as above):
@@ -143,7 +143,7 @@ double click plays once.
 - ``{"intent": "rule", "id": "R-FRZ-1"}`` shows a rule's text (``"id": null`` closes it).
 
 >>> from canasta_tutor import Game
->>> from canasta_tutor.observer import observe
+>>> from canasta_tutor.engine.observer import observe
 >>> v = build_view(observe(Game().new_initial_state(seed=11), "S"))
 >>> v["players"]["bottom"]["name"], v["deal_label"], v["players"]["top"]["count_text"]
 ('You', 'Deal 1', '11 cards')
@@ -154,7 +154,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import (
+from ..engine.cards import (
     BLACK_THREE,
     DEUCE,
     JOKER,
@@ -166,12 +166,12 @@ from ..cards import (
     kind_of_code,
     plural,
 )
-from ..display import card_label
-from ..observer import Observation
-from ..samba import SUIT_NAMES
-from ..scoring import HandResult
-from ..state import GAME_OVER, HAND_OVER, seat_title
-from ..variants import CLASSIC, Variant
+from ..notation.cardnames import card_label
+from ..engine.observer import Observation
+from ..engine.samba import SUIT_NAMES
+from ..engine.scoring import HandResult
+from ..engine.state import GAME_OVER, HAND_OVER, seat_title
+from ..engine.variants import CLASSIC, Variant
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 POSITIONS = ("bottom", "left", "top", "right")
@@ -197,7 +197,7 @@ def side_order(variant: Variant, me: int) -> list[int]:
     """The sides as the learner's view lists them: the learner's first, then the others in turn order
     from the next seat (classic: ``[we, they]``).
 
-    >>> from canasta_tutor.variants import get_variant
+    >>> from canasta_tutor.engine.variants import get_variant
     >>> side_order(get_variant("six-handed"), 3), side_order(CLASSIC, 1)
     ([0, 1, 2], [1, 0])
     """

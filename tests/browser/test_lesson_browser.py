@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 from table_page import inside_viewport
 
-from canasta_tutor.actions import parse_action
+from canasta_tutor.notation.actions import parse_action
 from canasta_tutor.tutor.lessons.player import find_lesson
 from canasta_tutor.tutor.lessons.runner import LevelRun
 

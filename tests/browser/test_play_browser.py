@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from table_page import ARM_TIMER, Table, check_median, inside_viewport, kernel_print, multiset_minus, view_bytes
 
 from canasta_tutor import Game
-from canasta_tutor.display import card_label
+from canasta_tutor.tutor.display import card_label
 from canasta_tutor.tutor.view import card_text
 
 pytestmark = pytest.mark.browser

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import expect
 from table_page import kernel_print
 
-from canasta_tutor.actions import format_action
-from canasta_tutor.tutor.puzzles import load_library
+from canasta_tutor.notation.actions import format_action
+from canasta_tutor.tutor.puzzles.library import load_library
 
 pytestmark = pytest.mark.browser
 

@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import expect
 from table_page import kernel_print
 
-from canasta_tutor.position import parse_position
+from canasta_tutor.notation.position import parse_position
 
 pytestmark = pytest.mark.browser
 
@@ -74,8 +74,8 @@ def _write_notebook(root, notebook: str, name: str, position: str) -> None:
     cells = [
         nbformat.v4.new_markdown_cell("A table started from a position (written by the browser test)."),
         nbformat.v4.new_code_cell(
-            "from canasta_tutor.position import parse_position\n"
-            "from canasta_tutor.widget import CanastaTable\n"
+            "from canasta_tutor.notation.position import parse_position\n"
+            "from canasta_tutor.ui.table import CanastaTable\n"
             f"POSITION = {position!r}\n"
             f"{name} = CanastaTable(state=parse_position(POSITION), bot_delay=0.2)\n"
             f"{name}"),
@@ -193,7 +193,7 @@ def test_a_samba_turn_by_clicking_with_a_sequence_and_a_join(lab, jupyter_server
     t.click(t.meld("m5"))
     view = t.check_against_python()
     rule, reason = json.loads(kernel_print(page, (
-        "import json; from canasta_tutor.actions import parse_action; "
+        "import json; from canasta_tutor.notation.actions import parse_action; "
         f"e = {NAME}.state.explain(parse_action('put 9 on m5')); print(json.dumps([e.rule, e.reason]))")))
     # the click named as it was made (the card and the meld clicked), then the engine's rule and reason
     assert view["message"] == f"Add 9♣ to m5: [{rule}] {reason}" and view["message_kind"] == "error"

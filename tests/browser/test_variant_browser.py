@@ -18,9 +18,9 @@ import pytest
 from playwright.sync_api import expect
 from table_page import kernel_print, multiset_minus
 
-from canasta_tutor.actions import format_action
+from canasta_tutor.notation.actions import format_action
 from canasta_tutor.bots import RulesOfThumbBot
-from canasta_tutor.observer import observe
+from canasta_tutor.engine.observer import observe
 from canasta_tutor.tutor.session import TableSession
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from canasta_tutor.display import card_label, sort_key
+from canasta_tutor.tutor.display import card_label, sort_key
 
 pytestmark = pytest.mark.browser
 

@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...actions import format_action, parse_action
-from ...errors import CanastaError, NotationError
+from ...notation.actions import format_action, parse_action
+from ...engine.errors import CanastaError, NotationError
 from ..lessons.model import Lesson, Level
 from ..lessons.runner import FAILED, OPEN, PASSED, LevelRun
-from ..puzzles import Puzzle
-from ..trainer import MISSED, SOLVED, PuzzleRun, TrainerError
+from ..puzzles.library import Puzzle
+from ..puzzles.trainer import MISSED, SOLVED, PuzzleRun, TrainerError
 from .spec import LEVEL, PUZZLE, Item, course_lesson, folder_lessons, pool_puzzles, puzzle_library
 
 STUDENT_ENV = "CANASTA_TUTOR_STUDENT"
@@ -267,8 +267,8 @@ def puzzle_answer(p: Puzzle) -> tuple[str, str]:
     """A puzzle's answer and why: its note, or what the hint's detectors see in the answer, and the
     verification's comparison with the next best move."""
     from ...hint.detectors import GOOD, move_facts
-    from ...observer import observe
-    from ...state import SEATS
+    from ...engine.observer import observe
+    from ...engine.state import SEATS
 
     answer = ", ".join(p.solution) + (f" (also accepted: {', '.join(p.accept)})" if p.accept else "")
     why = [p.note] if p.note else []
@@ -293,8 +293,8 @@ def wrong_reason(puzzle: Puzzle, state_before: Any, action: Any) -> str:
     """Why a legal move is not a puzzle's answer, in words and without naming the answer: the costs
     the hint's detectors find in it (a rule number where a rule is the reason)."""
     from ...hint.detectors import BAD, move_facts
-    from ...observer import observe
-    from ...state import SEATS
+    from ...engine.observer import observe
+    from ...engine.state import SEATS
 
     seat = state_before.actor
     try:
@@ -309,7 +309,7 @@ def level_wrong_reason(state: Any, seat: str, action: tuple, expected: tuple | N
     """Why a legal move leaves a level's goal out of reach, in words and without naming the level's
     move: the costs the hint's detectors find in it (a ``why_fn`` of the level runner)."""
     from ...hint.detectors import BAD, move_facts
-    from ...observer import observe
+    from ...engine.observer import observe
 
     try:
         facts = [f.text for f in move_facts(observe(state, seat), action, state) if f.kind == BAD]

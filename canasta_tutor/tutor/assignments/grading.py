@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...atomicfile import write_atomic
-from ...errors import CanastaError, NotationError
-from ...textinput import load_json, read_file_text
+from ..atomicfile import write_atomic
+from ...engine.errors import CanastaError, NotationError
+from ...notation.textinput import load_json, read_file_text
 from ..lessons.model import Level
 from ..lessons.runner import PASSED, LevelRun
-from ..trainer import PuzzleRun
+from ..puzzles.trainer import PuzzleRun
 from .exam import (GIVE_UP, GIVEN_UP, PUZZLE_STATUS, answer_and_why, grading_student, personal, replay_item_log,
                    score)
 from .spec import Item

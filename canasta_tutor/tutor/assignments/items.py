@@ -1,7 +1,7 @@
 """An assignment item's lesson level, as the lesson widget shows it and the grader replays it.
 
 (A puzzle item is played in the puzzle trainer and replayed by its
-:class:`~canasta_tutor.tutor.trainer.PuzzleRun`; see :mod:`.exam`.)
+:class:`~canasta_tutor.tutor.puzzles.trainer.PuzzleRun`; see :mod:`.exam`.)
 
 >>> from canasta_tutor.tutor.assignments.spec import Item
 >>> level = item_level(Item(id="x", kind="level", lesson="melds", level="natural-meld", points=1))

@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...atomicfile import write_atomic
+from ..atomicfile import write_atomic
 from .grading import LOG_DIR
 from .spec import LEVEL, Assignment, Item
 
@@ -112,7 +112,7 @@ def _generated(item: Item) -> bool:
 
 
 def widget_source(item: Item, log_dir: str = LOG_DIR) -> str:
-    return ("from canasta_tutor.assignment_cell import item_widget\n\n"
+    return ("from canasta_tutor.ui.assignment_cell import item_widget\n\n"
             f"item_widget({item.cell_dict()!r}, log_dir={log_dir!r})\n")
 
 
@@ -174,7 +174,7 @@ LESSONS = "lessons"
 
 def _copy_lessons(assignment: Assignment, lessons: Path, dest: Path) -> list[Path]:
     """Copy the course folder's lesson files that the assignment uses (none without a ``lessons/``)."""
-    from ...textinput import read_bytes
+    from ...notation.textinput import read_bytes
     from ..lessons.course import lesson_files
     from ..lessons.loader import MAX_CONTENT_BYTES, load_lesson
 

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..lessons.model import Level
 from ..lessons.runner import LevelRun
-from ...errors import CanastaError
+from ...engine.errors import CanastaError
 from ..progress import Attempt, ProgressStore, ProgressStoreError
-from ..trainer import PuzzleRun
+from ..puzzles.trainer import PuzzleRun
 from .exam import (GIVE_UP, PUZZLE_STATUS, answer_and_why, item_level, item_puzzle, replay_item_log, score,
                    teacher_wrong_reason)
 from .grading import LOG_DIR, Grade, LogError, attempts_of, log_path, logged_student, personal_deal, read_log

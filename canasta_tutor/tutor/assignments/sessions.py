@@ -45,11 +45,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...errors import IllegalActionError
+from ...engine.errors import IllegalActionError
 from ..lessons.player import LessonPlayer
 from ..lessons.runner import FAILED, OPEN, PASSED, ActionResult, LevelRun
-from ..puzzle_session import PLAY_INTENTS, TABLE_INTENTS, PuzzleTable
-from ..trainer import MISSED, SOLVED, Trainer, Verdict
+from ..puzzles.session import PLAY_INTENTS, TABLE_INTENTS, PuzzleTable
+from ..puzzles.trainer import MISSED, SOLVED, Trainer, Verdict
 from .exam import (GIVE_UP, GIVEN_UP, SOLVED_ITEM, ExamError, answer_and_why, item_puzzle, level_hint_count,
                    level_wrong_reason, puzzle_hint_count, replay_item_log, student_seed, wrong_reason)
 from .grading import LOG_DIR, ItemRecorder, LogFullError, grade_log
@@ -408,7 +408,7 @@ class ExamPuzzle(_Exam, PuzzleTable):
 
 
 def _seat(seat: int) -> str:
-    from ..puzzle_session import seat_name
+    from ..puzzles.session import seat_name
 
     return seat_name(seat)
 

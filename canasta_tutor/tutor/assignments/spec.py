@@ -52,11 +52,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
-from ...errors import CanastaError
-from ..lessons.loader import _Checker, _cut, _jsonschema, parse_toml, read_content
+from ...engine.errors import CanastaError
+from ..lessons.loader import ProblemList, cut_text, import_jsonschema, parse_toml, read_content
 from ..lessons.locate import locate
 from ..lessons.model import Lesson, Level, Problem
-from ..puzzles import Puzzle
+from ..puzzles.library import Puzzle
 
 SCHEMA_PATH = Path(__file__).with_name("assignment.schema.json")
 #: the most points (or hint penalty) an item may carry, as the schema says
@@ -247,7 +247,7 @@ def course_folder_lessons(course: str | Path | None) -> list[Lesson] | None:
 @lru_cache(maxsize=1)
 def puzzle_library() -> dict[str, Puzzle]:
     """The installed puzzle library by ID (read once per process)."""
-    from ..puzzles import load_library
+    from ..puzzles.library import load_library
 
     return {p.id: p for p in load_library()}
 
@@ -271,7 +271,7 @@ def item_field(path: Sequence[str | int]) -> str:
     return out
 
 
-class _Check(_Checker):
+class _Check(ProblemList):
     """The lesson files' checker, with items numbered from 1 and a list of warnings."""
 
     def __init__(self, text: str, file: str) -> None:
@@ -281,11 +281,11 @@ class _Check(_Checker):
 
     def add(self, path: list[str | int], message: str, line: int | None = None) -> None:
         self.problems.append(Problem(self.file, line or locate(self.text, path) or 1, item_field(path),
-                                     _cut(message, 300)))
+                                     cut_text(message, 300)))
         self.bad.add(tuple(path))
 
     def warn(self, path: list[str | int], message: str) -> None:
-        self.warnings.append(Problem(self.file, locate(self.text, path) or 1, item_field(path), _cut(message, 300)))
+        self.warnings.append(Problem(self.file, locate(self.text, path) or 1, item_field(path), cut_text(message, 300)))
 
     def ok(self, *path: str | int) -> bool:
         """Whether no schema problem was found at ``path`` (or at a field inside it)."""
@@ -294,7 +294,7 @@ class _Check(_Checker):
 
 
 def _schema_problems(data: Any, chk: _Check) -> None:
-    validator = _jsonschema().Draft202012Validator(schema())
+    validator = import_jsonschema().Draft202012Validator(schema())
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(err.absolute_path)
         if err.validator == "required":
@@ -303,9 +303,9 @@ def _schema_problems(data: Any, chk: _Check) -> None:
         elif err.validator == "additionalProperties":
             chk.add(path, err.message.replace("Additional properties are not allowed", "unknown field"))
         elif err.validator == "pattern":
-            chk.add(path, f"{_cut(repr(err.instance), 80)} is not an ID (letters, digits, '-' and '_', at most 64)")
+            chk.add(path, f"{cut_text(repr(err.instance), 80)} is not an ID (letters, digits, '-' and '_', at most 64)")
         elif err.validator == "oneOf":
-            chk.add(path, f"{_cut(repr(err.instance), 80)} is neither a level id nor a level number from 1")
+            chk.add(path, f"{cut_text(repr(err.instance), 80)} is neither a level id nor a level number from 1")
         else:
             chk.add(path, err.message)
 
@@ -399,7 +399,7 @@ def _puzzle_item(raw: dict[str, Any], here: list[str | int], number: int, assign
             chk.add(here + ["puzzle"], f"no puzzle {raw['puzzle']!r} in the puzzle library")
         return Item(id=ident, kind=PUZZLE, points=0, puzzle=str(raw["puzzle"]), title=f"Puzzle {number}",
                     assignment=assignment, number=number)
-    from ..themes import THEMES
+    from ..puzzles.themes import THEMES
 
     theme = raw.get("theme", "")
     rating = raw.get("rating", [])

@@ -35,15 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import CanastaError
+from ...engine.errors import CanastaError
 from ..assignments.exam import level_wrong_reason, teacher_wrong_reason
 from ..lessons.model import Level
 from ..lessons.runner import OPEN, PASSED, LevelRun
 from ..progress import ProgressStoreError, read_foreign
-from ..puzzles import Puzzle
-from ..rating import Rating, update
-from ..trainer import KIND, LESSON, SOLVED, START, UNRATED_MODES, PuzzleRun, TrainerError
-from ..trainer import score as glicko_score
+from ..puzzles.library import Puzzle
+from ..puzzles.rating import Rating, update
+from ..puzzles.trainer import KIND, LESSON, SOLVED, START, UNRATED_MODES, PuzzleRun, TrainerError
+from ..puzzles.trainer import score as glicko_score
 
 #: what a replayed attempt holds: the columns the report reads from a store's attempts
 COLUMNS = ("student", "display_name", "kind", "lesson", "level", "started", "finished", "status", "stars", "tries",

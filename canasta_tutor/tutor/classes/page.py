@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd  # type: ignore[import-untyped]
 
 from .plots import STAR_COLOURS, UNTRIED
+from .terms import REPORTED, WRONG_MOVE_STUDENTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .report import ClassReport, StudentView
@@ -132,8 +133,6 @@ def report_page(report: "ClassReport") -> str:
     """The whole report as one standalone HTML page: no script, no outside file (the progress figure is
     inlined); every student string escaped."""
     from .plots import png
-    from .report import REPORTED, WRONG_MOVE_STUDENTS
-
     items = report.items()
     numbers = {item: i + 1 for i, item in enumerate(items)}
     summary = report.summary()

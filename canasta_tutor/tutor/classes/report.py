@@ -53,10 +53,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type information
 
-from ...atomicfile import write_atomic
-from ...errors import CanastaError
+from ..atomicfile import write_atomic
+from ...engine.errors import CanastaError
 from ..progress import STORE_ERRORS, ProgressStoreError, connect_read_only, course_path, store_error
 from .live import COLUMNS, LiveStores, submitted_stores
+from .terms import REPORTED, WRONG_MOVE_STUDENTS
 from .safe import csv_cell, short
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,12 +67,8 @@ MEASURES = ("solved", "stars", "hints", "seconds", "attempts")
 #: the grid's marks: best stars of a solved item ("+" when solved with no stars, as the puzzle trainer
 #: saves its puzzles), a tried but unsolved item, an untried one
 MARKS = {3: "3", 2: "2", 1: "1", 0: "+", "failed": "x", None: "."}
-#: the most common wrong move of an item is shown when at least this many students made it
-WRONG_MOVE_STUDENTS = 2
 #: the ``mode`` of an assignment attempt at a pool's item (each student had their own puzzle)
 POOL = "pool"
-#: a note on every time the report shows
-REPORTED = "as reported by the student's own log or store (not checked: it cannot be replayed)"
 
 _ATTEMPTS_SQL = """
 SELECT a.id, l.name AS student, CASE WHEN l.display_name = '' THEN l.name ELSE l.display_name END AS display_name,
@@ -674,7 +671,7 @@ _PUZZLE_THEMES: dict[str, tuple[str, ...]] = {}
 
 def _puzzle_themes() -> dict[str, tuple[str, ...]]:
     if not _PUZZLE_THEMES:
-        from ..puzzles import load_library
+        from ..puzzles.library import load_library
 
         _PUZZLE_THEMES.update({p.id: tuple(p.themes) for p in load_library()})
     return _PUZZLE_THEMES

@@ -34,17 +34,17 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
-from ...actions import Action, format_action
-from ...cards import CARD_KIND, DEUCE, JOKER, NUM_KINDS, RED_THREE
-from ...errors import CanastaError
-from ...state import SEATS, State
+from ...notation.actions import Action, format_action
+from ...engine.cards import CARD_KIND, DEUCE, JOKER, NUM_KINDS, RED_THREE
+from ...engine.errors import CanastaError
+from ...engine.state import SEATS, State
 from ..lessons.model import Level
 from ..lessons.runner import OPEN, PASSED, LevelRun
-from ...atomicfile import write_atomic
+from ..atomicfile import write_atomic
 from ..progress import Attempt, ProgressStore, course_path
-from ..puzzles import Puzzle, load_library
-from ..rating import Rating, solve
-from ..themes import THEMES
+from ..puzzles.library import Puzzle, load_library
+from ..puzzles.rating import Rating, solve
+from ..puzzles.themes import THEMES
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)  # the first session (a Monday)
 ITEMS_PER_SESSION = 10
@@ -159,8 +159,8 @@ class Chooser:
         if self._policy is not None:
             return self._policy(state, seat)
         from ...hint import hint
-        from ...observer import observe
-        from ...position import format_position
+        from ...engine.observer import observe
+        from ...notation.position import format_position
 
         key = format_position(state, SEATS[seat])
         if key not in cache:
@@ -264,7 +264,7 @@ def why_wrong(p: Puzzle, action: Action) -> tuple[str, str]:
     detectors find (with its rule number, if a rule is the reason), else the answer and the puzzle's
     note (no search figures: a teacher reads these in the report)."""
     from ...hint.detectors import BAD, move_facts
-    from ...observer import observe
+    from ...engine.observer import observe
 
     state = p.state()
     assert state.actor is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...errors import CanastaError
+from ...engine.errors import CanastaError
 from .generate import GenerationError
 from .locate import format_field, locate
 from .model import Lesson, Level, Problem

@@ -28,14 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...actions import format_action
-from ...cards import CARD_CODE, CARD_KIND, kind_of_code, parse_kind
-from ...errors import CanastaError, IllegalActionError, NotationError
+from ...notation.actions import format_action
+from ...engine.cards import CARD_CODE, CARD_KIND, kind_of_code, parse_kind
+from ...engine.errors import CanastaError, IllegalActionError, NotationError
 from ..planning import Guidance, plan_button, press_text
+from .results import PASSED, ActionResult, LevelOverError
 from .scoring import AnswerError, parse_answer
 
 if TYPE_CHECKING:
-    from .runner import ActionResult, LevelRun
+    from .runner import LevelRun
 
 #: the buttons a press may name (``press BUTTON [CARDS] [to KIND]``)
 PRESS_BUTTONS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "go_out")
@@ -92,8 +93,6 @@ def press(run: LevelRun, button: str, codes: list[str] | tuple[str, ...] = (), t
     """Play a button pressed with the learner's selected cards (codes like ``"KH"``; ``to``: the kind of the
     meld clicked).  The answers to the actions it played, or one refusal answered like a typed one (one try,
     named by the press); :class:`CompositionError` (no try) when the learner must still choose something."""
-    from .runner import ActionResult, LevelOverError
-
     if run.status != "open":
         raise LevelOverError(f"the level is already {run.status}; start it again to retry")
     if run.level.scoring:
@@ -136,8 +135,6 @@ def answer(run: LevelRun, text: str) -> ActionResult:
     """A scoring level's answer (``"500 100 100 85 -15 770"`` or ``"canastas=500 ..."``): every line checked,
     each wrong one named with the right figure and how it is made up.  One try; an answer that is not
     numbers is no try."""
-    from .runner import PASSED, ActionResult, LevelOverError
-
     if run.status != "open":
         raise LevelOverError(f"the level is already {run.status}; start it again to retry")
     question = run.question

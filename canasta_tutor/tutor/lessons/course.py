@@ -13,8 +13,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ...atomicfile import UnsafePathError, inside, write_atomic
-from ...errors import CanastaError
+from ..atomicfile import UnsafePathError, inside, write_atomic
+from ...engine.errors import CanastaError
 
 _PACKAGE = Path(__file__).resolve().parents[2]  # canasta_tutor/
 _RULE_ID = re.compile(r"\*\*(R-[A-Z]+-\d+)\*\*")
@@ -60,7 +60,7 @@ def copy_course(dest: Path, force: bool = False) -> list[Path]:
 
     ``dest`` may exist only if it is empty, unless ``force`` is given (then
     files of the course overwrite files of the same name; nothing else is removed).
-    Each file is written whole or not at all (:func:`~canasta_tutor.atomicfile.write_atomic`),
+    Each file is written whole or not at all (:func:`~canasta_tutor.tutor.atomicfile.write_atomic`),
     and never through a symbolic link: a folder below ``dest`` that is a link is refused before
     anything is written, so the copy stays inside ``dest``.
     """

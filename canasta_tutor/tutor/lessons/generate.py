@@ -16,9 +16,9 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from ...errors import CanastaError, NotationError
-from ...position import parse_position
-from ...state import State
+from ...engine.errors import CanastaError, NotationError
+from ...notation.position import parse_position
+from ...engine.state import State
 from .model import Generator
 from .predicates import Context, evaluate
 

@@ -2,7 +2,7 @@
 
 Nothing in a lesson file is evaluated: it is read within limits (a regular file of at most
 :data:`MAX_CONTENT_BYTES`, UTF-8) and parsed by ``tomllib`` within limits on nesting and numbers
-(:func:`canasta_tutor.textinput.load_toml`), checked
+(:func:`canasta_tutor.notation.textinput.load_toml`), checked
 against ``lesson.schema.json`` with ``jsonschema``, and its predicates,
 actions, positions and rule numbers are checked here.  Every problem names
 the file, the line and the field (:class:`~canasta_tutor.tutor.lessons.model.Problem`).
@@ -27,10 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from ...actions import format_action, parse_action
-from ...errors import CanastaError, NotationError
-from ...position import parse_position
-from ...textinput import load_toml, read_file_text
+from ...notation.actions import format_action, parse_action
+from ...engine.errors import CanastaError, NotationError
+from ...notation.position import parse_position
+from ...notation.textinput import load_toml, read_file_text
 from .course import known_rules
 from .generate import PLACEHOLDER, placeholders
 from .locate import format_field, locate, value_start_line
@@ -61,12 +61,15 @@ def schema() -> dict[str, Any]:
     return data
 
 
-def _cut(text: str, n: int = 160) -> str:
+def cut_text(text: str, n: int = 160) -> str:
+    """``text`` on one line, cut to ``n`` characters (with an ellipsis) for a problem's message."""
     text = " ".join(str(text).split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-class _Checker:
+class ProblemList:
+    """The problems found in one file (``text``, named ``file``), each placed at its line."""
+
     def __init__(self, text: str, file: str) -> None:
         self.text = text
         self.file = file
@@ -75,10 +78,10 @@ class _Checker:
     def add(self, path: list[str | int], message: str, line: int | None = None) -> None:
         if line is None:
             line = locate(self.text, path) or 1
-        self.problems.append(Problem(self.file, line, format_field(path), _cut(message, 300)))
+        self.problems.append(Problem(self.file, line, format_field(path), cut_text(message, 300)))
 
 
-def _jsonschema() -> Any:
+def import_jsonschema() -> Any:
     """Import ``jsonschema`` without its optional IRI format checker.
 
     That checker's dependency compiles a grammar at import, which takes seconds;
@@ -95,10 +98,10 @@ def _jsonschema() -> Any:
     return jsonschema
 
 
-def _schema_problems(data: Any, chk: _Checker) -> frozenset[int] | None:
+def _schema_problems(data: Any, chk: ProblemList) -> frozenset[int] | None:
     """Add the schema's errors; return the indices of the levels with one, or None when the file's own
     fields (outside its levels) have one, so that nothing more can be checked."""
-    validator = _jsonschema().Draft202012Validator(schema())
+    validator = import_jsonschema().Draft202012Validator(schema())
     bad: set[int] = set()
     whole = False
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
@@ -117,10 +120,10 @@ def _schema_problems(data: Any, chk: _Checker) -> frozenset[int] | None:
             missing = m.group(1) if m else ""
             chk.add(path + [missing] if missing else path, "required, but missing", line=locate(chk.text, path) or 1)
         elif err.validator == "oneOf":
-            chk.add(path, f"not a predicate expression: {_cut(repr(err.instance), 80)} (a name, a table with "
+            chk.add(path, f"not a predicate expression: {cut_text(repr(err.instance), 80)} (a name, a table with "
                           "one key, or all/any/not)")
         elif err.validator == "additionalProperties":
-            msg = _cut(err.message.replace("Additional properties are not allowed", "unknown field"))
+            msg = cut_text(err.message.replace("Additional properties are not allowed", "unknown field"))
             level_keys = set(schema()["$defs"]["level"]["properties"])
             extra = set(err.instance) - set(err.schema.get("properties", {}))
             if len(path) > 2 and path[0] == "level" and extra & level_keys:
@@ -128,7 +131,7 @@ def _schema_problems(data: Any, chk: _Checker) -> frozenset[int] | None:
                         f"{', '.join(sorted(extra & level_keys))} above the level's first sub-table")
             chk.add(path, msg)
         else:
-            chk.add(path, _cut(err.message))
+            chk.add(path, cut_text(err.message))
     return None if whole else frozenset(bad)
 
 
@@ -141,7 +144,7 @@ def toml_problem(err: tomllib.TOMLDecodeError, text: str, file: str) -> Problem:
 
 
 def parse_toml(text: str, file: str) -> tuple[dict[str, Any] | None, Problem | None]:
-    """A content file's TOML within limits (:func:`~canasta_tutor.textinput.load_toml`): the data, or
+    """A content file's TOML within limits (:func:`~canasta_tutor.notation.textinput.load_toml`): the data, or
     the one problem that stops it being read (shared by every TOML content file)."""
     try:
         return load_toml(text, file), None
@@ -166,7 +169,7 @@ def read_content(path: str | Path) -> tuple[str, Problem | None]:
 
 def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None = None) -> list[Problem]:
     """Every problem of a lesson file's text that can be found without playing it."""
-    chk = _Checker(text, file)
+    chk = ProblemList(text, file)
     data, problem = parse_toml(text, file)
     if problem is not None or data is None:
         chk.problems.append(problem or Problem(file, None, "", "not a lesson"))
@@ -179,7 +182,7 @@ def check_text(text: str, file: str = "<lesson>", rules: frozenset[str] | None =
     return chk.problems
 
 
-def _semantic_problems(data: dict[str, Any], chk: _Checker, rules: frozenset[str],
+def _semantic_problems(data: dict[str, Any], chk: ProblemList, rules: frozenset[str],
                        skip: frozenset[int] = frozenset()) -> None:
     seen: set[str] = set()
     for field in ("title", "summary", "intro"):
@@ -200,7 +203,7 @@ _PLAY_ONLY = ("success", "solutions", "generate", "allow", "turns", "try_illegal
               "step_by_step")
 
 
-def _check_texts(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+def _check_texts(lv: dict[str, Any], here: list[str | int], chk: ProblemList, rules: frozenset[str]) -> None:
     """A level's texts, rules and hints: every rule number is one of the rule book's."""
     for field in _TEXT_FIELDS:
         if field in lv:
@@ -212,7 +215,7 @@ def _check_texts(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
         _check_rule_refs(h, here + ["hints", j], chk, rules)
 
 
-def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: ProblemList, rules: frozenset[str]) -> None:
     """A scoring level: a finished hand to score, its texts, hints, notes and declared wrong answers."""
     for field in _PLAY_ONLY:
         if field in lv:
@@ -236,7 +239,7 @@ def _check_score_level(lv: dict[str, Any], here: list[str | int], chk: _Checker,
                                          "'turn: S hand_over went-out' (or the seat that ended it)")
 
 
-def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+def _check_level(lv: dict[str, Any], here: list[str | int], chk: ProblemList, rules: frozenset[str]) -> None:
     if "score" in lv:
         _check_score_level(lv, here, chk, rules)
         return
@@ -296,7 +299,7 @@ def _check_level(lv: dict[str, Any], here: list[str | int], chk: _Checker, rules
     _check_played_vars(lv["success"], here + ["success"], chk, names)
 
 
-def _check_text_vars(lv: dict[str, Any], here: list[str | int], chk: _Checker, names: set[str]) -> None:
+def _check_text_vars(lv: dict[str, Any], here: list[str | int], chk: ProblemList, names: set[str]) -> None:
     """In a generated level, ``{name}`` in a text must be a variable of the generator."""
     texts: list[tuple[list[str | int], str]] = [(here + [f], lv[f]) for f in ("goal", "intro", "conclusion") if f in lv]
     texts += [(here + ["hints", j], h) for j, h in enumerate(lv.get("hints", ()))]
@@ -309,13 +312,13 @@ def _check_text_vars(lv: dict[str, Any], here: list[str | int], chk: _Checker, n
                 chk.add(path, f"{{{'~' if fresh else ''}{name}}} is not a named variable of this level's generator")
 
 
-def _check_rule_refs(text: str, path: list[str | int], chk: _Checker, rules: frozenset[str]) -> None:
+def _check_rule_refs(text: str, path: list[str | int], chk: ProblemList, rules: frozenset[str]) -> None:
     for r in RULE_RE.findall(text):
         if r not in rules:
             chk.add(path, f"{r} is not a rule of the rule book")
 
 
-def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str], allow: set[str] | None,
+def _check_action(act: str, path: list[str | int], chk: ProblemList, names: set[str], allow: set[str] | None,
                   may_be_illegal: bool, press: bool = False) -> None:
     for fresh, name in placeholders(act):
         if fresh:
@@ -343,7 +346,7 @@ def _check_action(act: str, path: list[str | int], chk: _Checker, names: set[str
         chk.add(path, f"{action[0]!r} is not among the verbs this level allows ({', '.join(sorted(allow))})")
 
 
-def _check_played_vars(expr: Any, path: list[str | int], chk: _Checker, names: set[str]) -> None:
+def _check_played_vars(expr: Any, path: list[str | int], chk: ProblemList, names: set[str]) -> None:
     if isinstance(expr, dict):
         for key, arg in expr.items():
             if key in ("all", "any") and isinstance(arg, list):
@@ -357,7 +360,7 @@ def _check_played_vars(expr: Any, path: list[str | int], chk: _Checker, names: s
                         chk.add(path, f"{{{'~' if fresh else ''}{name}}} is not a named variable of this level")
 
 
-def _check_position(text: str, path: list[str | int], chk: _Checker) -> None:
+def _check_position(text: str, path: list[str | int], chk: ProblemList) -> None:
     try:
         parse_position(text)
     except NotationError as e:
@@ -366,10 +369,10 @@ def _check_position(text: str, path: list[str | int], chk: _Checker) -> None:
         if key_line is not None and e.line is not None:
             line = value_start_line(chk.text, key_line) + e.line - 1
         field = format_field(path) + (f" ({e.field})" if e.field else "")
-        chk.problems.append(Problem(chk.file, line or key_line, field, _cut(e.message, 300)))
+        chk.problems.append(Problem(chk.file, line or key_line, field, cut_text(e.message, 300)))
 
 
-def _check_generator(gen: dict[str, Any], path: list[str | int], chk: _Checker) -> None:
+def _check_generator(gen: dict[str, Any], path: list[str | int], chk: ProblemList) -> None:
     names = set(gen.get("vars", {}))
     for fresh, name in placeholders(gen["template"]):
         if name not in names:

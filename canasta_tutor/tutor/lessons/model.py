@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...actions import VERBS
+from ...notation.actions import VERBS
 
 #: the lines of a hand's score a scoring level asks by default (see :mod:`.scoring`)
 SCORE_ITEMS = ("canastas", "red_threes", "going_out", "melded", "in_hand", "total")

@@ -19,10 +19,10 @@ import html
 from pathlib import Path
 from typing import Any, Iterable
 
-from ...display import state_html
-from ...rulebook import rule as lookup_rule
-from ...cards import parse_kind
-from ...errors import NotationError
+from ..display import state_html
+from ...engine.rulebook import rule as lookup_rule
+from ...engine.cards import parse_kind
+from ...engine.errors import NotationError
 from ..eventlog import REFUSALS_SHOWN
 from ..planning import PRESS_WORDS, press_text
 from ..progress import ProgressStore

@@ -7,7 +7,7 @@ combination (``{"all": [...]}``, ``{"any": [...]}``, ``{"not": ...}``).
 :func:`evaluate` reads it against a :class:`Context`: the table now, the table
 at the start of the level, the events so far and the learner's seat.
 
->>> from canasta_tutor.position import parse_position, EXAMPLE
+>>> from canasta_tutor.notation.position import parse_position, EXAMPLE
 >>> state = parse_position(EXAMPLE)
 >>> ctx = Context(state=state, start=state, events=(), seat="S")
 >>> evaluate({"all": [{"holds": "9 9"}, {"not": "pack_taken"}]}, ctx)
@@ -23,11 +23,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ...actions import format_action, parse_action
-from ...cards import BLACK_THREE, CARD_KIND, CARD_VALUE, DEUCE, JOKER, KIND_TOKENS, RED_THREE, is_canasta, parse_kind
-from ...errors import NotationError
-from ...observer import Observation
-from ...state import SEATS, State, seat_index
+from ...notation.actions import format_action, parse_action
+from ...engine.cards import (BLACK_THREE, CARD_KIND, CARD_VALUE, DEUCE, JOKER, KIND_TOKENS, RED_THREE, is_canasta,
+                              parse_kind)
+from ...engine.errors import NotationError
+from ...engine.observer import Observation
+from ...engine.state import SEATS, State, seat_index
 from ..events import ActionEvent, Event, RedThreeEvent, RefusedEvent, WentOutEvent
 
 RULE_RE = re.compile(r"R-[A-Z]+-\d+")

@@ -35,11 +35,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ...actions import format_action, parse_action
-from ...errors import CanastaError, IllegalActionError, NotationError
-from ...observer import Observation, observe
-from ...position import format_position, parse_position
-from ...state import SEATS, State, seat_index
+from ...notation.actions import format_action, parse_action
+from ...engine.errors import CanastaError, IllegalActionError, NotationError
+from ...engine.observer import Observation, observe
+from ...notation.position import format_position, parse_position
+from ...engine.state import SEATS, State, seat_index
 from ..eventlog import log_entries
 from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
 from ..progress import ACTION_KINDS, Attempt
@@ -47,9 +47,9 @@ from ..session import TableSession
 from .generate import Deal, fill, generate
 from .model import Level
 from .predicates import Context, discard_is_safe, evaluate
+from .results import FAILED, OPEN, PASSED, ActionResult, LevelOverError
 from .scoring import ScoreQuestion
 
-OPEN, PASSED, FAILED = "open", "passed", "failed"
 
 HintFn = Callable[[State, str, int], str]
 ReplyFn = Callable[[State, int], tuple]
@@ -85,34 +85,6 @@ solutions = [["take 9 9 9"]]
 
 class LessonRuntimeError(CanastaError, RuntimeError):
     """A lesson that cannot be played as written (a scripted reply the engine refuses, ...)."""
-
-
-class LevelOverError(CanastaError, ValueError):
-    """An action after the level was passed or failed."""
-
-
-@dataclass
-class ActionResult:
-    """The answer to one learner action.  ``wrong``: a legal action that leaves the level's lines
-    with no way left to pass (then ``feedback`` says why)."""
-
-    text: str
-    notation: str = ""
-    accepted: bool = False
-    counted: bool = True
-    rule: str = ""
-    reason: str = ""
-    note: str = ""
-    feedback: list[str] = field(default_factory=list)
-    replies: list[str] = field(default_factory=list)
-    status: str = OPEN
-    position: str = ""
-    wrong: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"action": self.text, "notation": self.notation, "accepted": self.accepted, "rule": self.rule,
-                "reason": self.reason, "note": self.note, "wrong": self.wrong, "feedback": self.feedback,
-                "replies": self.replies, "status": self.status, "position": self.position}
 
 
 def default_hint(state: State, seat: str, seed: int) -> str:

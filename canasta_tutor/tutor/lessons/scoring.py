@@ -3,13 +3,13 @@
 A level with a ``[level.score]`` table (see ``lessons/FORMAT.md``) sets up a hand that is over
 (``turn: S hand_over went-out``).  The learner gives their side's score for it, one number per
 line of the score sheet (:data:`ITEMS`); every line is checked against the engine's own score
-(:meth:`canasta_tutor.state.State.score_hand`), and each wrong line is named with the right
+(:meth:`canasta_tutor.engine.state.State.score_hand`), and each wrong line is named with the right
 figure and how it is made up, from the cards on the table and the rule that sets it.
 
 Answers are text, so the command line, a log and the widget share them: ``"800 100 100 385 -15
 1370"`` (the numbers in the level's order) or ``"canastas=800 red_threes=100 ..."``.
 
->>> from canasta_tutor.position import parse_position
+>>> from canasta_tutor.notation.position import parse_position
 >>> state = parse_position('''
 ... dealer: E
 ... turn: S hand_over went-out
@@ -40,9 +40,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...cards import ALL_CARD_CODES, CARD_VALUE, sort_key
-from ...errors import NotationError
-from ...state import State, seat_index
+from ...engine.cards import ALL_CARD_CODES, CARD_VALUE, sort_key
+from ...engine.errors import NotationError
+from ...engine.state import State, seat_index
 from ..view import card_text, player_name
 
 #: the lines of a hand's score, in the order of the score sheet

@@ -1,0 +1,274 @@
+"""Whether the rest of a Samba turn can still end legally, settled exactly without a search of moves.
+
+After a Samba player has drawn (the meld phase), the turn can end legally in two ways:
+
+- **a discard that keeps a card**: the player melds some cards, keeps two or more, and discards one;
+  this needs the player not bound to go out (a partner's "yes", black threes melded) and the side's
+  initial meld reached (or nothing melded toward it);
+- **going out**: the player melds every card but at most one (the discard), and the side then has the
+  canastas going out needs (R-SAMBA-7); not after a partner's "no".
+
+Melds are made step by step (:mod:`canasta_tutor.engine.samba`), but which final tables a turn can reach does
+not depend on the order much, so instead of trying move orders this module builds the final table rank
+by rank, from fours up to aces, with a dynamic programme:
+
+- at each rank and suit, the hand's cards of that rank go onto the sequences of that suit that are open
+  (a sequence, new or on the table, grows one rank at a time and closes at three to seven cards), start
+  new sequences, or go to the sets of that rank;
+- the cards left for the sets of a rank, and the wild cards given to that rank, are placed by a small
+  exact search of the engine's own set moves (:func:`rank_sets`: new sets of three, one card onto a
+  set, joins), which also counts the canastas they make;
+- a position of the programme is the sequences still open, the wild cards left, the cards kept (up to
+  two) and the canastas made (up to the number needed); it keeps the most points melded.
+
+Black threes are placed last (melds of three or four, only when going out).  The answer is the engine's
+rule for the end of a turn, and tests compare it with an exhaustive search of the moves.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+from .cards import KIND_VALUES, is_canasta
+
+#: a sequence grows to seven cards at most, and is then a samba (R-SAMBA-3)
+SAMBA_LENGTH = 7
+_MIN_RUN = 3
+_TOP = 10  # the highest natural kind (ace)
+
+#: an open sequence: (lowest kind, the table's sequence as (low, high), or (-1, -1) for a new one)
+Open = tuple[int, int, int]
+
+
+@lru_cache(maxsize=200_000)
+def rank_sets(sets: tuple[tuple[int, int], ...], naturals: int, wilds: int, cap: int) -> int:
+    """The most canastas a side's sets of one rank can count once ``naturals`` natural cards and
+    ``wilds`` wild cards of the hand have all gone into them, or -1 if they can't all go.
+
+    ``sets``: the side's sets of that rank on the table, as sorted (naturals, wilds) pairs.  The moves
+    are the engine's: a new set of three (three naturals, or two and a wild card), a natural onto a set,
+    a wild card onto a set that holds fewer than ``cap`` and is no canasta (R-SAMBA-4), and joining two
+    sets whose wild cards stay within ``cap`` and go onto no canasta (R-SAMBA-5)."""
+    best = sum(1 for n, w in sets if is_canasta(n, w)) if naturals == 0 and wilds == 0 else -1
+    seen: set[tuple[int, int]] = set()
+    for i, (n, w) in enumerate(sets):
+        if (n, w) in seen:
+            continue
+        seen.add((n, w))
+        rest = sets[:i] + sets[i + 1:]
+        if wilds and w < cap and not is_canasta(n, w):
+            best = max(best, rank_sets(_with(rest, (n, w + 1)), naturals, wilds - 1, cap))
+        if naturals:
+            best = max(best, rank_sets(_with(rest, (n + 1, w)), naturals - 1, wilds, cap))
+        for j in range(i + 1, len(sets)):
+            n2, w2 = sets[j]
+            if w + w2 > cap or (w2 and is_canasta(n, w)) or (w and is_canasta(n2, w2)):
+                continue
+            best = max(best, rank_sets(_with(rest[:j - 1] + rest[j:], (n + n2, w + w2)), naturals, wilds, cap))
+    if naturals >= 3:
+        best = max(best, rank_sets(_with(sets, (3, 0)), naturals - 3, wilds, cap))
+    if naturals >= 2 and wilds and cap:
+        best = max(best, rank_sets(_with(sets, (2, 1)), naturals - 2, wilds - 1, cap))
+    return best
+
+
+def _with(sets: tuple[tuple[int, int], ...], s: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(sets + (s,)))
+
+
+@lru_cache(maxsize=100_000)
+def _suit_steps(opened: tuple[Open, ...], table: tuple[tuple[int, int], ...], r: int,
+                cards: int) -> tuple[tuple[tuple[Open, ...], int, int], ...]:
+    """The ways one suit's sequences can pass rank ``r`` holding ``cards`` cards of that rank and suit:
+    (the sequences open after it, cards used, sambas closed).  ``table``: the suit's sequences on the
+    table that are not sambas, as (low, high); rank 11 closes every sequence still open."""
+    choices: list[list[tuple[Open | None, int, int]]] = []
+    for d in opened:
+        lo, tlo, thi = d
+        if tlo <= r <= thi:  # the table's cards: nothing to do
+            choices.append([(d, 0, 0)])
+            continue
+        ways: list[tuple[Open | None, int, int]] = []
+        if r - lo + 1 <= SAMBA_LENGTH and r <= _TOP:
+            ways.append((d, 1, 0))
+        if r > thi and r - lo >= _MIN_RUN:
+            ways.append((None, 0, 1 if r - lo == SAMBA_LENGTH else 0))
+        choices.append(ways)
+    # the table's sequences not yet reached: one starting here opens, one starting above may grow down
+    fixed: list[Open] = []
+    for t in sorted(set(table)):
+        tlo, thi = t
+        if tlo < r:
+            continue
+        n = table.count(t) - sum(1 for _, a, b in opened if (a, b) == t)
+        if tlo == r:
+            fixed.extend([(r, tlo, thi)] * n)
+        elif thi - r + 1 <= SAMBA_LENGTH:
+            for _ in range(n):  # stays waiting, or starts here and grows up to it
+                choices.append([(None, 0, 0), ((r, tlo, thi), 1, 0)])
+    out: dict[tuple[tuple[Open, ...], int, int], None] = {}
+    for combo in product(*choices):
+        used = sum(c[1] for c in combo)
+        if used > cards:
+            continue
+        sambas = sum(c[2] for c in combo)
+        kept = [c[0] for c in combo if c[0] is not None] + fixed
+        for new in range(cards - used + 1 if r + _MIN_RUN - 1 <= _TOP else 1):
+            out[(tuple(sorted(kept + [(r, -1, -1)] * new)), used + new, sambas)] = None
+    return tuple(out)
+
+
+@lru_cache(maxsize=100_000)
+def _rank_steps(opened: tuple[tuple[Open, ...], ...], tables: tuple[tuple[tuple[int, int], ...], ...], r: int,
+                row: tuple[int, ...]) -> tuple[tuple[tuple[tuple[Open, ...], ...], int, int], ...]:
+    """:func:`_suit_steps` for the four suits at once: (open sequences, cards used, sambas closed)."""
+    out: dict[tuple[tuple[tuple[Open, ...], ...], int, int], None] = {}
+    for combo in product(*(_suit_steps(opened[s], tables[s], r, row[s]) for s in range(4))):
+        out[(tuple(c[0] for c in combo), sum(c[1] for c in combo), sum(c[2] for c in combo))] = None
+    return tuple(out)
+
+
+@lru_cache(maxsize=20_000)
+def _fits(sets: tuple[tuple[int, int], ...], cards: int, wild: int,
+          cap: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``[placed]``: the (wild cards, canastas) pairs the sets of one rank can end with when ``placed``
+    naturals of the hand go into them (see :func:`rank_sets`), by increasing wild cards."""
+    return tuple(tuple((x, g) for x in range(wild + 1)
+                       if (g := rank_sets(sets, placed, x, cap) if (placed or x or sets) else 0) >= 0)
+                 for placed in range(cards + 1))
+
+
+def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
+    """The fewest black threes a player going out must keep: the hand's go onto the side's melds of
+    black threes (four at most each) or into new melds of three or four (R-MELD-4)."""
+    room = sum(4 - n for n in table if n < 4)
+    best = held
+    for new in range(held + 1):
+        if new in (1, 2, 5) or new > held:  # a sum of threes and fours
+            continue
+        best = min(best, max(0, held - new - room))
+    return best
+
+
+def _wild_room(naturals: int, wilds: int, cap: int) -> int:
+    """How many wild cards one after another a set on the table can take: one while it holds fewer than
+    ``cap`` and is no canasta (R-SAMBA-4), so a set of six naturals takes one, which makes it a canasta."""
+    x = 0
+    while wilds + x < cap and not is_canasta(naturals, wilds + x):
+        x += 1
+    return x
+
+
+def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
+                 sets: dict[int, tuple[tuple[int, int], ...]], sambas: int, need: int, cap: int) -> bool:
+    """A quick test that proves going out possible with sets alone, tried before the programme (a big hand
+    after a partner's "yes" makes the programme slow).  Each rank's naturals go onto the side's biggest set
+    of that rank, or into a new set when there are three or more; a lone pair takes a wild card to make a
+    set of three; the other wild cards go onto sets that take them, before the naturals that might make
+    those sets canastas.  True when at most ``spare`` cards are left and the side then has the canastas
+    ``need`` asks for.  Every step is one of :func:`rank_sets`' moves, so True is the programme's answer;
+    False proves nothing."""
+    left = 0  # naturals that no set takes
+    pairs = 0  # lone pairs: a set each, with a wild card
+    room = 0  # wild cards the sets can take
+    canastas = sambas
+    for k in range(_TOP + 1):
+        n = sum(hand[k])
+        table = sets.get(k, ())
+        if table:
+            room += sum(_wild_room(m, w, cap) for m, w in table)
+            big = max(range(len(table)), key=lambda i: table[i][0] + table[i][1])
+            canastas += sum(1 for i, (m, w) in enumerate(table) if is_canasta(m + (n if i == big else 0), w))
+        elif n >= 3:
+            room += cap
+            canastas += is_canasta(n, 0)
+        elif n == 2 and cap:
+            pairs += 1
+        else:
+            left += n
+    if canastas < need:
+        return False
+    made = min(pairs, wild)
+    left += 2 * (pairs - made)
+    room += made * (cap - 1)
+    left += max(0, wild - made - room)
+    return left <= spare
+
+
+def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, black_threes: int, others: int,
+                 sets: dict[int, tuple[tuple[int, int], ...]], black_sets: tuple[int, ...],
+                 sequences: tuple[tuple[tuple[int, int], ...], ...], sambas: int, *, must_out: bool,
+                 answer: bool | None, initial: bool, pending: int, minimum: int, need: int, cap: int) -> bool:
+    """Whether a Samba turn in its meld phase can still end legally (see the module docstring).
+
+    ``hand[k][s]``: how many naturals of kind ``k`` (0..10) and suit ``s`` the player holds; ``others``:
+    cards that no meld takes (red threes); ``sets[k]``: the side's sets of kind ``k`` as sorted
+    (naturals, wilds) pairs; ``black_sets``: the sizes of its melds of black threes; ``sequences[s]``:
+    its sequences of suit ``s`` that are not sambas, as sorted (low, high) kinds; ``sambas``: its
+    sambas; the rest are the turn's flags, the side's minimum and the canastas going out needs."""
+    may_keep = not must_out  # a discard that keeps a card
+    may_out = answer is not False
+    if not (may_keep or may_out):
+        return False
+    wild = jokers + deuces
+    black_left = _black_threes_left(black_threes, black_sets)
+    # going out only: at most one card kept, so the cards no later rank can take are counted at once
+    spare = 1 - black_left - others if not may_keep else 1 << 30
+    if spare < 0:
+        return False
+    if may_out and _sets_go_out(hand, wild, 1 - black_left - others, sets, sambas, need, cap):
+        return True
+    room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
+    for r in range(_TOP - 1, -1, -1):
+        above = sets.get(r + 1, ())
+        room_after[r] = (room_after[r + 1] + sum(cap - w for n, w in above if not is_canasta(n, w))
+                         + cap * (sum(hand[r + 1]) // 2))
+    # a position: (open sequences per suit, wild cards left, cards kept (<= 2), canastas (<= need))
+    states: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {
+        (((), (), (), ()), wild, 0, min(need, sambas) if may_out else 0): 0}
+    for r in range(_TOP + 2):
+        value = KIND_VALUES[r] if r <= _TOP else 0
+        row = hand[r] if r <= _TOP else (0, 0, 0, 0)
+        tables = sequences if r <= _TOP else ((), (), (), ())
+        table_sets = sets.get(r, ()) if r <= _TOP else ()
+        cards = sum(row)
+        room = room_after[r] if r <= _TOP else 0
+        fits = _fits(table_sets, cards, wild, cap)
+        nxt: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {}
+        for (opened, left, kept, canastas), points in states.items():
+            for now_open, used, made in _rank_steps(opened, tables, r, row):
+                if r > _TOP and any(now_open):
+                    continue
+                free = cards - used
+                base = points + used * value
+                can = canastas + made
+                for placed in range(free, -1, -1):
+                    kept2 = kept + free - placed
+                    if kept2 > spare:
+                        break
+                    if kept2 > 2:
+                        kept2 = 2
+                    total = base + placed * value
+                    for x, g in fits[placed]:
+                        if x > left:
+                            break
+                        if left - x - room + kept2 > spare:
+                            continue
+                        c2 = can + g
+                        state = (now_open, left - x, kept2, (c2 if c2 < need else need) if may_out else 0)
+                        if nxt.get(state, -1) < total:
+                            nxt[state] = total
+        states = nxt
+    for (_, left, kept, canastas), points in states.items():
+        if may_out and kept + left + black_left + others <= 1 and canastas >= need:
+            return True
+        if may_keep and kept + left + black_threes + others >= 2:
+            used = wild - left
+            points += 50 * min(jokers, used) + 20 * max(0, used - jokers)
+            if initial or pending + points >= minimum or (pending == 0 and points == 0):
+                return True
+    return False
+
+
+__all__ = ["turn_can_end", "rank_sets"]
