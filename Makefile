@@ -37,13 +37,14 @@ NODE_PATH_ENV := PATH="$(abspath $(BIN)):$$PATH"
 # `make lab` starts JupyterLab here, an empty folder as a pip user has (git-ignored)
 LAB_DIR ?= lab
 
-.PHONY: help install venv native node labextension chromium lint test test-fast test-unit test-notebooks test-browser lab clean
+.PHONY: help install venv native node labextension chromium lint test test-fast test-unit test-notebooks test-browser lab lite clean
 
 help:
 	@echo "make lab    - install everything, then start JupyterLab with the extension on $(LAB_DIR)/, as a pip user has it (PORT=$(PORT))"
 	@echo "make test   - install everything (incl. Debian chromium), then run lint, unit, notebook and browser tests"
 	@echo "make test-fast - lint and the unit tests not marked slow (no notebooks, no browser): the quick loop"
 	@echo "make lint   - ruff and mypy, zero findings; the layers' import contract"
+	@echo "make lite   - the course as a static JupyterLite site in build/lite/ (docs/lite.md)"
 	@echo "make clean  - remove the venv, build output and test artefacts"
 
 venv: $(STAMP)
@@ -101,7 +102,7 @@ chromium:
 # import contract (import-linter, [tool.importlinter] in pyproject.toml) and the check that no private name is
 # imported across packages (tests/private_names.py: import-linter sees modules, not the names taken).
 lint: $(STAMP)
-	$(BIN)/ruff check canasta_tutor tests benchmarks hatch_build_native.py
+	$(BIN)/ruff check canasta_tutor tests benchmarks lite/build.py hatch_build_native.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tests/private_names.py
@@ -149,8 +150,13 @@ lab: install notebooks/rules.md
 	@mkdir -p $(LAB_DIR)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --ip=$(IP) --port=$(PORT) $(ALLOW_ROOT)
 
+# The course as a static JupyterLite site in build/lite/ (docs/lite.md), with Pyodide's runtime from npm
+# (lite/package.json) and the kernel's wheels from PyPI: built again only when an input changed (lite/build.py).
+lite: install
+	$(NODE_PATH_ENV) $(BIN)/python lite/build.py
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info canasta_tutor/_fast .pytest_cache .hypothesis .ruff_cache .mypy_cache tests/browser/artifacts \
-	  labextension/node_modules $(LABEXT_OUT)
+	  labextension/node_modules lite/node_modules $(LABEXT_OUT)
 	find . -path ./.git -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -print0 \
 	  | xargs -0 rm -rf

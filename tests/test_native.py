@@ -73,6 +73,11 @@ def test_the_copy_is_built_where_make_ran(fast):
     assert fast.entry.__file__.endswith(".so")  # compiled, not a source
     assert fast.module("engine.state").__file__.endswith(".so")
     assert fast.module("engine.observer").__file__.endswith(".py")  # marked: copied, left as Python
+    # a benchmark's state, rebuilt as the copy's own (benchmarks/playout_speed.py --compiled)
+    state = Game(variant="samba").new_initial_state(seed=2)
+    crossed = fast.state(state)
+    assert type(crossed).__module__ == "canasta_tutor._fast.engine.samba"
+    assert crossed.legal_actions() == state.legal_actions()
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

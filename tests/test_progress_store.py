@@ -212,7 +212,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
     path = tmp_path / "old.sqlite3"
     _v1_store(path)
     with ProgressStore(path) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert store.integrity() == "ok"
         (old,) = store.attempts("ada")
         assert (old["lesson"], old["level"], old["stars"], old["seed"]) == ("freezing", "one", 2, 3)
@@ -229,12 +229,14 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
 
 
 def _v2_store(path: Path) -> None:
-    """A version 2 store (no ``mode``) with one puzzle attempt."""
+    """A version 2 store (no ``mode``, none of version 4's review tables) with one puzzle attempt."""
     with ProgressStore(path) as store:
         store.record(Attempt("ada", "puzzles", "c01", "passed", kind="puzzle", themes=["frozen-pack"],
                              actions=[{"kind": "action", "text": "draw"}]))
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE attempts DROP COLUMN mode")
+    for table in ("review_mistakes", "review_cards", "review_sync"):
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
@@ -246,7 +248,7 @@ def test_a_version_2_store_is_migrated_and_its_attempts_have_no_mode(tmp_path: P
     rows, _ = read_foreign(path)  # read as it is, without writing
     assert rows[0]["mode"] == "" and rows[0]["level"] == "c01"
     with ProgressStore(path) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 4
         assert store.integrity() == "ok"
         store.record(Attempt("ada", "puzzles", "c02", "failed", kind="puzzle", mode="timed"))
         assert [(a["level"], a["mode"]) for a in store.attempts("ada")] == [("c01", ""), ("c02", "timed")]

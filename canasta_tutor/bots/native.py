@@ -341,7 +341,7 @@ class CompiledEngine:
         """A pure state rebuilt as the copy's own (for benchmarks that time the copy's functions)."""
         from .transfer import to_plain
 
-        return self.module("transfer").from_plain(to_plain(state))
+        return self.module("bots.transfer").from_plain(to_plain(state))
 
     def race_values(self, state: Any, *args: Any, **kw: Any) -> list[list[float]]:
         from .transfer import to_plain

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import random
 
-from ..engine.cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code, is_wild
+from ..engine.cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THREE, card_ids_by_code
 from ..engine.errors import ImpossiblePositionError
 from ..engine.hidden import fill_hidden, unseen_for
 from ..engine.observer import Observation
 from ..engine.state import State
-from ..engine.samba import SambaMeld, SambaState, new_state
+from ..engine.samba import new_state
 
 _IDS = {NUM_CARDS: card_ids_by_code()}
 
@@ -82,24 +82,12 @@ def state_from_observation(obs: Observation) -> State:
     down = obs.pile_hidden
     s.freeze_at = obs.freeze_at + down if obs.freeze_at >= 0 else -1
     s.red3 = [[ids.take(c) for c in obs.red_threes[side]] for side in range(variant.n_sides)]
-    for side in range(variant.n_sides):
-        for kind, codes in obs.melds[side].items():
-            cards = [ids.take(c) for c in codes]
-            s.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
-                                   [c for c in cards if is_wild(CARD_KIND[c])]]
-    if isinstance(s, SambaState):
-        for side, melds in enumerate(obs.samba_melds):
-            for suit, codes in melds:
-                cards = [ids.take(c) for c in codes]
-                s.smelds[side].append(SambaMeld(suit, [c for c in cards if not is_wild(CARD_KIND[c])],
-                                                [c for c in cards if is_wild(CARD_KIND[c])]))
-                if suit < 0 and CARD_KIND[cards[0]] == BLACK_THREE and side == variant.sides[obs.turn]:
-                    s.b3_melded = len(cards)
+    s.place_melds(obs, ids.take)  # the variant's melds: the state's own method
     turn_side = variant.sides[obs.turn]
     if BLACK_THREE in s.melds[turn_side] and obs.phase in ("draw", "meld", "answer"):
         s.b3_melded = len(s.melds[turn_side][BLACK_THREE][0])
     own: list[list[int]] = [[] for _ in range(NUM_KINDS)]
-    for code in obs.hand_order if variant.sequences else obs.hand:  # Samba: a discard's suit matters
+    for code in s.own_hand_codes(obs):
         c = ids.take(code)
         own[CARD_KIND[c]].append(c)
     s.hands[obs.seat] = own

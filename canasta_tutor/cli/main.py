@@ -28,7 +28,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 from ..notation.actions import format_action, parse_action
-from . import classes, lesson, puzzles
+from . import classes, lesson, progress, puzzles, review
 from .args import COUNT, SCORE, SEED, WORKERS, UsageError, ranged
 from .output import PROG, Parser, emit
 from ..engine.errors import CanastaError, IllegalActionError, NotationError
@@ -330,6 +330,8 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     lesson.register,  # lesson and course
     puzzles.register,  # puzzles
     classes.register,  # class (the teacher's tools)
+    progress.register,  # progress import (the store the browser keeps: docs/lite.md)
+    review.register,  # review (a game record's decisions graded; the review queue)
 )
 
 

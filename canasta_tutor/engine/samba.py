@@ -45,6 +45,7 @@ sets is a step of the meld phase and moves no card from the hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import (
@@ -61,15 +62,16 @@ from .cards import (
     NUM_KINDS,
     RED_THREE,
     SUIT_CHARS,
-    a_kind,
     format_card,
     is_canasta,
+    is_wild,
 )
 from .errors import IllegalActionError
 from . import render
 from .options import RuleOptions
 from .scoring import HandResult, SambaSideScore, SideScore
-from .state import _NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, Action, State, _holding
+from .state import (_NATURAL_RANGE, ANSWER, DRAW, GAME_OVER, HAND_OVER, LIST_FIELDS, MELD, NESTED_FIELDS,
+                    SHARED_FIELDS, Action, State, register_rules, state_class)
 from .samba_turn import turn_can_end
 from .variants import Variant
 
@@ -198,9 +200,7 @@ class SambaState(State):
         """A light copy for the turn look-ahead: only what melds and takes change is copied (the
         other seats' hands and the stock are shared, since the look-ahead never touches them)."""
         s = SambaState.__new__(SambaState)
-        for name in ("options", "variant", "sides", "out_need", "draw_n", "ask_ok", "turn", "phase", "pending",
-                     "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "b3_melded", "freeze_at",
-                     "pile_hidden", "minimums", "stock", "deal_no", "went_out", "concealed", "has_melded"):
+        for name in SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS:  # shared; what the look-ahead changes follows
             setattr(s, name, getattr(self, name))
         seat = self.turn
         hands = self.hands[:]
@@ -226,6 +226,22 @@ class SambaState(State):
     def samba_melds(self, side: int) -> list[SambaMeld]:
         """A side's melds, in the order made (a meld's number is its index here)."""
         return self.smelds[side]
+
+    def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
+        """The observing seat's hand with its suits: a sequence's cards are of one suit (R-SAMBA-3)."""
+        return tuple(obs.hand_order)
+
+    def place_melds(self, obs: Any, take: Callable[[str], int]) -> None:
+        """The classic sets by rank, and Samba's numbered melds in the order made; a side's meld of black
+        threes (going out) is the turn's count of them melded."""
+        super().place_melds(obs, take)
+        for side, melds in enumerate(obs.samba_melds):
+            for suit, codes in melds:
+                cards = [take(c) for c in codes]
+                self.smelds[side].append(SambaMeld(suit, [c for c in cards if not is_wild(CARD_KIND[c])],
+                                                   [c for c in cards if is_wild(CARD_KIND[c])]))
+                if suit < 0 and CARD_KIND[cards[0]] == BLACK_THREE and side == self.variant.sides[obs.turn]:
+                    self.b3_melded = len(cards)
 
     def side_canastas(self, side: int) -> int:
         """How many canastas a side has: set canastas and sambas (R-SAMBA-3, R-SAMBA-7)."""
@@ -476,21 +492,12 @@ class SambaState(State):
     def _why_not_take_local(self, seat: int, a: Action) -> tuple[str, str] | None:
         """The pack (R-SAMBA-6, R-PACK-1, -3, -5, -7): the cards and the way, not the rest of the turn."""
         side = self.sides[seat]
-        hand = self.hands[seat]
-        if self.phase != DRAW:
-            return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
-        if not self.pile:
-            return ("R-PACK-1", "You can't take the pack: the discard pile is empty")
+        why = self._why_not_take_top(a[1]) or self._why_not_take_one_of_one(seat)  # the classic checks
+        if why is not None:
+            return why
         top_card = self.pile[-1]
         top = CARD_KIND[top_card]
         shown = format_card(top_card, glyphs=True)
-        if top >= 11:
-            return ("R-PACK-3", f"You can't take the pack: {shown} is on top; a natural card must be discarded on "
-                    "it first")
-        if a[1] != top:
-            return ("R-PACK-1", f"The top card is {shown}, not {a_kind(a[1])}")
-        if self.hand_size[seat] == 1 and len(self.pile) == 1:
-            return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
         if a[0] == "takeon":
             i = a[2]
             if self.frozen_for(side):
@@ -516,8 +523,9 @@ class SambaState(State):
         if n < 2:
             return ("R-SAMBA-6", f"Take the pack with a natural pair of {KIND_NAMES[top]}, or add the top card "
                     "alone to one of your melds by its number")
-        if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
-            return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
+        why = self._why_not_take_cards(seat, top, n, j, d)
+        if why is not None:
+            return why
         if j + d > self.variant.set_wild_cap:
             return ("R-SAMBA-4", f"A set may hold at most {self.variant.set_wild_cap} wild cards")
         if (j or d) and self.initial[side]:
@@ -526,12 +534,7 @@ class SambaState(State):
             return ("R-SAMBA-6", "Take the pack with the natural pair alone (more naturals may join it); add "
                     "wild cards to the new set after")
         if not self.initial[side]:
-            total = self.pending + (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
-            need = self.minimums[side]
-            if total < need:
-                extra = f" with the {self.pending} you have shown" if self.pending else ""
-                return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs {need}. "
-                        "Only the top card of the pile counts, so show more melds from your hand first")
+            return self._why_not_take_initial(side, (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d)
         return None
 
     def _why_not_meld_local(self, seat: int, a: Action) -> tuple[str, str] | None:  # noqa: C901
@@ -937,10 +940,11 @@ def _text(a: Any) -> str:
 
 
 def new_state(options: RuleOptions | None, seed: int, variant: Variant) -> State:
-    """The state for a variant: a :class:`SambaState` when the variant has sequences, else a classic one."""
-    if variant.sequences:
-        return SambaState(options, seed, variant)
-    return State(options, seed, variant)
+    """The state for a variant: of the class its rules name (:func:`~canasta_tutor.engine.state.state_class`)."""
+    return state_class(variant)(options, seed, variant)
+
+
+register_rules("samba", SambaState)
 
 
 __all__ = ["SambaState", "SambaMeld", "CARD_SUIT", "SUIT_NAMES", "SAMBA_LENGTH", "new_state"]

@@ -37,7 +37,7 @@ Actions are plain tuples (see :mod:`canasta_tutor.notation.actions` for the text
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from dataclasses import dataclass
 from typing import Any
@@ -59,10 +59,11 @@ from .cards import (
     a_kind,
     format_card,
     is_canasta,
+    is_wild,
     shuffle,
     sort_key,
 )
-from .errors import IllegalActionError
+from .errors import CanastaError, IllegalActionError
 from .feasibility import can_go_out, max_meld_points
 from .italian import DEUCE_CANASTA, can_go_out_before_initial, can_go_out_italian, italian_bonuses, max_natural_points
 from . import render
@@ -165,6 +166,25 @@ class SeatDraw:
     redraw: bool
 
 
+#: A state's fields, declared once, by how a copy takes them: :meth:`State.copy` and Samba's look-ahead copy
+#: (:meth:`~canasta_tutor.engine.samba.SambaState._probe_copy`) are made from these tables, and a class's
+#: ``__slots__`` is their sum.  A field is *shared* when its value is immutable or only ever replaced whole
+#: (the rule options, the variant and its tables, numbers, flags, tuples)...
+SHARED_FIELDS: tuple[str, ...] = (
+    "options", "variant", "sides", "out_need", "draw_n", "ask_ok", "seed", "deal_no", "dealer", "pile_hidden",
+    "freeze_at", "turn", "phase", "pending", "shown", "asked", "answer", "must_out", "melded_turn", "took_pack",
+    "b3_melded", "went_out", "concealed", "players", "seat_draws", "winner", "stock_emptied", "stock_fixed",
+)
+#: ... a *list* when it is a list of values changed in place (copied: ``value[:]``) ...
+LIST_FIELDS: tuple[str, ...] = (
+    "totals", "deal_totals", "minimums", "hand_size", "pile", "stock", "initial", "first_turn_done", "has_melded",
+    "hand_results", "history",
+)
+#: ... and *nested* when its lists hold lists: the hands (by seat, then kind), the melds (by side, then kind:
+#: naturals and wild cards), the red threes and the cards known in each hand, each copied by its shape.
+NESTED_FIELDS: tuple[str, ...] = ("hands", "melds", "red3", "known")
+
+
 class State:
     """A game in progress.  Create one with :meth:`canasta_tutor.engine.game.Game.new_initial_state`.
 
@@ -178,14 +198,7 @@ class State:
     'meld'
     """
 
-    __slots__ = (
-        "options", "seed", "deal_no", "dealer", "totals", "minimums", "hands", "hand_size",
-        "melds", "red3", "pile", "freeze_at", "stock", "turn", "phase", "initial", "pending",
-        "shown", "asked", "answer", "must_out", "melded_turn", "took_pack", "first_turn_done",
-        "has_melded", "b3_melded", "went_out", "concealed", "hand_results", "history", "known",
-        "players", "seat_draws", "winner", "stock_emptied", "deal_totals", "stock_fixed",
-        "variant", "sides", "out_need", "draw_n", "ask_ok", "pile_hidden",
-    )
+    __slots__ = SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     options: RuleOptions
     hands: list[list[list[int]]]
@@ -288,49 +301,14 @@ class State:
         """A cheap deep copy (lists of small ints are copied, nothing else is shared mutably)."""
         cls = type(self)
         s = cls.__new__(cls)  # (compiled, a subclass is made by its own __new__: canasta_tutor/bots/native.py)
-        s.options = self.options
-        s.variant = self.variant
-        s.sides = self.sides
-        s.out_need = self.out_need
-        s.draw_n = self.draw_n
-        s.ask_ok = self.ask_ok
-        s.seed = self.seed
-        s.deal_no = self.deal_no
-        s.dealer = self.dealer
-        s.totals = self.totals[:]
-        s.deal_totals = self.deal_totals[:]
-        s.minimums = self.minimums[:]
+        for name in SHARED_FIELDS:
+            setattr(s, name, getattr(self, name))
+        for name in LIST_FIELDS:
+            setattr(s, name, getattr(self, name)[:])
         s.hands = [[k[:] for k in h] for h in self.hands]
-        s.hand_size = self.hand_size[:]
         s.melds = [{k: [m[0][:], m[1][:]] for k, m in side.items()} for side in self.melds]
         s.red3 = [r[:] for r in self.red3]
-        s.pile = self.pile[:]
-        s.pile_hidden = self.pile_hidden
-        s.freeze_at = self.freeze_at
-        s.stock = self.stock[:]
-        s.turn = self.turn
-        s.phase = self.phase
-        s.initial = self.initial[:]
-        s.pending = self.pending
-        s.shown = self.shown
-        s.asked = self.asked
-        s.answer = self.answer
-        s.must_out = self.must_out
-        s.melded_turn = self.melded_turn
-        s.took_pack = self.took_pack
-        s.first_turn_done = self.first_turn_done[:]
-        s.has_melded = self.has_melded[:]
-        s.b3_melded = self.b3_melded
-        s.went_out = self.went_out
-        s.concealed = self.concealed
-        s.hand_results = list(self.hand_results)
-        s.history = self.history[:]
         s.known = [k[:] for k in self.known]
-        s.players = self.players
-        s.seat_draws = self.seat_draws
-        s.winner = self.winner
-        s.stock_emptied = self.stock_emptied
-        s.stock_fixed = self.stock_fixed
         return s
 
     def __copy__(self) -> "State":
@@ -1177,10 +1155,9 @@ class State:
             return f"it is frozen ({format_card(card, glyphs=True)} inside)"
         return "your side has not made its initial meld, so it is frozen against you"
 
-    def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
-        _, k, n, j, d = a
-        side = self.sides[seat]
-        hand = self.hands[seat]
+    def _why_not_take_top(self, kind: int) -> tuple[str, str] | None:
+        """Whether the pack may be taken now, by its top card of ``kind``: the checks every variant's take
+        shares (R-TURN-2, R-PACK-1, R-PACK-3); the rest of the take is the variant's."""
         if self.phase != DRAW:
             return ("R-TURN-2", "You can take the pack only instead of drawing, at the start of your turn")
         if not self.pile:
@@ -1190,12 +1167,46 @@ class State:
         if top >= 11:
             return ("R-PACK-3", f"You can't take the pack: {format_card(top_card, glyphs=True)} is on top; "
                     "a natural card must be discarded on it first")
-        if k != top:
-            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not {a_kind(k)}")
+        if kind != top:
+            return ("R-PACK-1", f"The top card is {format_card(top_card, glyphs=True)}, not {a_kind(kind)}")
+        return None
+
+    def _why_not_take_cards(self, seat: int, top: int, n: int, j: int, d: int) -> tuple[str, str] | None:
+        """Whether the hand holds the cards a take names (R-PACK-2)."""
+        hand = self.hands[seat]
         if n > len(hand[top]) or j > len(hand[JOKER]) or d > len(hand[DEUCE]):
             return ("R-PACK-2", f"You can't take the pack that way: {_holding(hand, top)}")
+        return None
+
+    def _why_not_take_one_of_one(self, seat: int) -> tuple[str, str] | None:
+        """A pile of one card is not taken with one card in hand (R-PACK-7)."""
         if self.hand_size[seat] == 1 and len(self.pile) == 1:
             return ("R-PACK-7", "With one card in hand you can't take a pile of one card")
+        return None
+
+    def _why_not_take_initial(self, side: int, points: int) -> tuple[str, str] | None:
+        """Whether a take that makes the side's initial meld, putting down ``points`` with the top card, reaches
+        the side's minimum with what it has shown (R-PACK-5)."""
+        total = self.pending + points
+        need = self.minimums[side]
+        if total < need:
+            extra = f" with the {self.pending} you have shown" if self.pending else ""
+            return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs "
+                    f"{need}. Only the top card of the pile counts, so show more melds from your "
+                    "hand first")
+        return None
+
+    def _why_not_take(self, seat: int, a: Action) -> tuple[str, str] | None:
+        _, k, n, j, d = a
+        side = self.sides[seat]
+        hand = self.hands[seat]
+        why = self._why_not_take_top(k)
+        if why is not None:
+            return why
+        top = k
+        why = self._why_not_take_cards(seat, top, n, j, d) or self._why_not_take_one_of_one(seat)
+        if why is not None:
+            return why
         melds = self.melds[side]
         cap = self.options.wild_cap
         always = self.variant.pile_always_frozen
@@ -1218,14 +1229,9 @@ class State:
                             "naturals only")
                 if j + d > cap(n + 1):
                     return ("R-MELD-2", "That meld would hold too many wild cards")
-                pts = (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d
-                total = self.pending + pts
-                need = self.minimums[side]
-                if total < need:
-                    extra = f" with the {self.pending} you have shown" if self.pending else ""
-                    return ("R-PACK-5", f"Your initial meld would count {total}{extra}; your side needs "
-                            f"{need}. Only the top card of the pile counts, so show more melds from your "
-                            "hand first")
+                why = self._why_not_take_initial(side, (n + 1) * KIND_VALUES[top] + 50 * j + 20 * d)
+                if why is not None:
+                    return why
         elif top in melds:
             if (n, j, d) not in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
                 return ("R-PACK-2", f"Your side has a meld of {KIND_NAMES[top]}: take the pack by adding "
@@ -1839,6 +1845,21 @@ class State:
     def _repr_html_(self) -> str | None:
         return render.state_html(self)
 
+    # -------------------------------------------------------------- rebuilt from an observation
+    def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
+        """The observing seat's hand, as the codes a state rebuilt from ``obs`` (an :class:`Observation`) is
+        dealt: by kind (a card's suit matters to no classic rule)."""
+        return tuple(obs.hand)
+
+    def place_melds(self, obs: Any, take: Callable[[str], int]) -> None:
+        """Put the melds of ``obs`` (an :class:`Observation`) on this state's table, each card's id from
+        ``take(code)``: the part of a state rebuilt from an observation that a variant's melds decide."""
+        for side in range(self.variant.n_sides):
+            for kind, codes in obs.melds[side].items():
+                cards = [take(c) for c in codes]
+                self.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
+                                          [c for c in cards if is_wild(CARD_KIND[c])]]
+
     def cards_everywhere(self) -> list[int]:
         """Every physical card id in the state (for invariant checks)."""
         out: list[int] = []
@@ -1863,6 +1884,34 @@ def _action_text(a: Any) -> str:
     except Exception:  # noqa: BLE001 - anything that is not an action is shown as text
         text = repr(a)
     return text if len(text) <= 60 else text[:60] + "…"
+
+
+class UnknownRulesError(CanastaError, ValueError):
+    """A variant names rules (:attr:`Variant.rules`) that no state class is registered for; quotes the name."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.rules = variant.rules
+        text = repr(variant.rules) if len(repr(variant.rules)) <= 40 else repr(variant.rules)[:40] + "…"
+        super().__init__(f"variant {variant.name!r} plays by the rules {text}, which no state class is registered "
+                         f"for; known: {', '.join(RULES)}")
+
+
+#: the state class of each variant's rules (:attr:`Variant.rules`), by name: a variant whose rules are its own
+#: registers its class from its own module (Samba: :mod:`canasta_tutor.engine.samba`)
+RULES: dict[str, type[State]] = {"classic": State}
+
+
+def register_rules(name: str, cls: type[State]) -> None:
+    """Register the state class that plays the variants whose :attr:`Variant.rules` is ``name``."""
+    RULES[name] = cls
+
+
+def state_class(variant: Variant) -> type[State]:
+    """The state class a variant is played by (:data:`RULES`); :class:`UnknownRulesError` if none."""
+    cls = RULES.get(variant.rules)
+    if cls is None:
+        raise UnknownRulesError(variant)
+    return cls
 
 
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))  # red threes are never held to discard
@@ -1891,5 +1940,6 @@ CHAIN_KINDS = {
     "wild_only": frozenset((DEUCE, JOKER)),
 }
 
-__all__ = ["State", "Action", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name", "seat_title",
-           "KIND_TOKENS"]
+__all__ = ["State", "Action", "SHARED_FIELDS", "LIST_FIELDS", "NESTED_FIELDS", "RULES", "register_rules",
+           "state_class", "UnknownRulesError", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name",
+           "seat_title", "KIND_TOKENS", "SeatDraw"]

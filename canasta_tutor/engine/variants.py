@@ -117,6 +117,11 @@ class Variant:
     #: how the pile is started: ``"upcard"`` (R-DEAL-4, R-DEAL-5) or ``"count"``: dealt red threes are laid
     #: out and replaced first, then as many stock cards as the upcard's count go face down under it (R-ITAL-3)
     pile_start: str = "upcard"
+    #: the rules the variant's state plays by: the name of a state class registered with
+    #: :func:`canasta_tutor.engine.state.register_rules` (``"classic"``: :class:`~canasta_tutor.engine.state.State`,
+    #: whose fields above say what differs; ``"samba"``: :class:`~canasta_tutor.engine.samba.SambaState`).  A
+    #: variant whose rules the fields cannot say names its own class here, registered by its own module.
+    rules: str = "classic"
     #: Samba's melds (R-SAMBA-3..6): sequences of one suit, several sets of one rank, at most
     #: ``set_wild_cap`` wild cards in a set and none on a canasta; the game is played by
     #: :class:`canasta_tutor.engine.samba.SambaState`.  False: classic melds, one set per rank.
@@ -239,7 +244,8 @@ VARIANTS: Final[dict[str, Variant]] = {
                 hand_size=15, draw=2, canastas_to_go_out=2,
                 minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 160)),
                 bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
-                target=10000, go_out_rule="R-SAMBA-7", sequences=True, set_wild_cap=2, samba_bonus=1500,
+                target=10000, go_out_rule="R-SAMBA-7", rules="samba", sequences=True, set_wild_cap=2,
+                samba_bonus=1500,
                 red_threes_need_canastas=2, hint_playouts=24, hint_min_round=2),
     )
 }

@@ -135,6 +135,7 @@ and leave the order of melds to the rules of thumb.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections import Counter, OrderedDict
@@ -144,6 +145,7 @@ from typing import Any
 
 from ..bots import native
 from ..notation.actions import format_action
+from . import budget
 from ..bots import expert
 from ..bots.expert import RACE_MIN_ROUND, Estimate, candidate_actions, summarize
 from ..bots.sampling import state_from_observation
@@ -492,7 +494,7 @@ def race_budget(variant: Variant) -> int:
     >>> race_budget(get_variant("classic")), race_budget(get_variant("samba"))
     (1600, 24)
     """
-    return variant.hint_playouts or DEFAULT_PLAYOUTS
+    return budget.scaled(variant.hint_playouts or DEFAULT_PLAYOUTS)  # a share of it in the browser (budget.py)
 
 
 def compiled_search(variant: Variant) -> bool:
@@ -524,14 +526,17 @@ def analyse(obs: Observation, samples: int | None = None, seed: int = 0, max_sec
     if obs.actor != obs.seat:
         raise IllegalActionError("R-TURN-1", "It is not this seat's turn to act")
     key = _search_key(obs, (samples, seed, wide, extra, playouts)) if max_seconds is None else None
-    if key is not None and key in _SEARCHES:
-        _SEARCHES.move_to_end(key)
-        return state_from_observation(obs), [replace(e) for e in _SEARCHES[key]]
+    kept = _SEARCHES.get(key) if key is not None else None
+    if key is not None and kept is not None:  # read once: a review in a background thread may evict it meanwhile
+        with contextlib.suppress(KeyError):
+            _SEARCHES.move_to_end(key)
+        return state_from_observation(obs), [replace(e) for e in kept]
     state, est = _analyse(obs, samples, seed, max_seconds, wide, extra, playouts)
     if key is not None:
         _SEARCHES[key] = [replace(e) for e in est]
         while len(_SEARCHES) > SEARCH_CACHE:
-            _SEARCHES.popitem(last=False)
+            with contextlib.suppress(KeyError):  # another thread emptied it first
+                _SEARCHES.popitem(last=False)
     return state, est
 
 

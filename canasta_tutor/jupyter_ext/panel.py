@@ -1,5 +1,5 @@
 """What the Jupyter side panel shows, as JSON-ready dicts: the course (each lesson and its
-notebook) and the learner's progress (each lesson's stars, the puzzle rating).
+notebook) and the learner's progress (each lesson's stars, the puzzle rating, the review cards due).
 
 Nothing here knows of a web server: :mod:`.handlers` serves these dicts, and the tests
 call them directly.  Progress is read through the progress store's public reading API
@@ -25,6 +25,7 @@ from ..engine.errors import CanastaError
 from ..engine.rulebook import rules
 from ..tutor.lessons.player import course_overview, load_course
 from ..tutor.progress import ProgressStore, ProgressStoreError
+from ..tutor.review_queue import counts
 from .placement import course_notebooks
 
 #: the learner the course notebooks save stars for (``LessonWidget``'s and ``PuzzleTrainer``'s default)
@@ -110,6 +111,7 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
     with store:
         lessons = course_overview(_lessons(), learner, store)
         attempts = store.attempts()
+        review = counts(store, learner)  # read only: the answers not yet synced are applied in memory
     learners, _ = replay_ratings(attempts, _puzzles())
     mine = [a for a in attempts if a.get("kind") == "puzzle" and a.get("learner") == learner]
     rating = learners.get(learner)
@@ -121,9 +123,9 @@ def progress_report(path: Path, learner: str = LEARNER) -> dict[str, Any]:
                                   "levels": r["levels"]} for r in lessons},
             "stars": sum(r["stars"] for r in lessons), "max_stars": sum(r["max_stars"] for r in lessons),
             "puzzles": puzzles,
-            # the cards due for review (issue 35): None until the course has a review schedule, then
-            # {"due": N}; the panel shows it with a link to the course's review.ipynb (PAGES["review"])
-            "review": None}
+            # the cards due for review (issue 35): the panel shows "due" with a link to the course's
+            # review.ipynb (PAGES["review"])
+            "review": review}
 
 
 __all__ = ["LEARNER", "PAGES", "NoStoreYet", "course_listing", "progress_report", "store_fingerprint"]

@@ -136,7 +136,8 @@ class HintPanel:
 def compute_hint(obs: Observation, hand: Sequence[int], key: tuple[int, int], start: int, seed: int = 0,
                  budget: float | None = None, iterations: int | None = None) -> HintPanel:
     """Run the hint bot on ``obs``; ``hand`` is the learner's card ids in display order."""
-    from ..hint import hint
+    from ..hint import DEFAULT_PLAYOUTS, hint
+    from ..hint.budget import browser_note
 
     h = hint(obs, budget=budget, seed=seed, iterations=iterations)
     # a forced move has no value; an alternative's verdict is the hint's paired comparison in words
@@ -149,6 +150,9 @@ def compute_hint(obs: Observation, hand: Sequence[int], key: tuple[int, int], st
             for a in h.alternatives]
     stages = h.stages()
     stages[0] = plain(stages[0])
+    note = browser_note(obs.variant.hint_playouts or DEFAULT_PLAYOUTS)
+    if note:  # in the browser (docs/lite.md): said once, with the move
+        stages[min(1, len(stages) - 1)] += " " + note
     return HintPanel(key=key, stages=stages, table=table, alternatives=alts,
                      principles=[PRINCIPLES[p].sentence for p in h.principles if p in PRINCIPLES],
                      cards=card_indices(h.best, hand), plan=list(h.plan), start=start,

@@ -13,7 +13,7 @@ when SQLite's integrity check passes and every table of the schema is there.
 A store that may be read but not written opens read-only with
 :func:`open_learner_store`, for the widgets, which then say that progress is not saved.
 
-What it holds (schema version 3; a version 1 or 2 file is migrated when opened):
+What it holds (schema version 4; a version 1, 2 or 3 file is migrated when opened):
 
 - ``learners``: the students, by name (a login or nbgrader's student id), with
   an optional display name;
@@ -30,7 +30,11 @@ What it holds (schema version 3; a version 1 or 2 file is migrated when opened):
   accepted actions, refused ones with the engine's rule and reason, legal but
   wrong ones (played: a puzzle's wrong answer, or a move after which a level
   cannot be passed) with the hint's reason, the hints shown and the other
-  seats' replies.
+  seats' replies;
+- ``review_mistakes`` (version 4): the game review's mistakes and blunders, each with its position, the move
+  played, the hint's best and the loss (written and read by :mod:`.review_store`);
+- ``review_cards`` and ``review_sync`` (version 4): the review queue, one FSRS card per item to review, and
+  how far the queue has read the attempts and the mistakes (:mod:`.review_queue`).
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "progress.sqlite3")
@@ -60,10 +64,13 @@ from ..engine.errors import CanastaError
 
 #: ``PRAGMA application_id`` of a progress store ("CnTu")
 APPLICATION_ID = 0x436E5475
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ENV_VAR = "CANASTA_TUTOR_PROGRESS"
 #: the store's file name inside a course folder (:func:`course_path`)
 COURSE_FILE = "progress.sqlite3"
+#: called with the connection after each committed transaction of any store (the browser's copy of the
+#: learner's store is written there: :mod:`canasta_tutor.tutor.browser`)
+AFTER_COMMIT: list[Callable[[sqlite3.Connection], None]] = []
 #: what an attempt's action row may be
 ACTION_KINDS = ("action", "refused", "wrong", "hint", "reply")
 
@@ -138,6 +145,49 @@ CREATE INDEX attempts_by_item ON attempts (lesson, level)
 # what version 3 adds to version 2 (also run on a new file)
 _V3 = """
 ALTER TABLE attempts ADD COLUMN mode TEXT NOT NULL DEFAULT ''
+"""
+
+# what version 4 adds to version 3 (also run on a new file): the game review's mistakes (see .review_store)
+_V4 = """
+CREATE TABLE review_mistakes (
+    id          INTEGER PRIMARY KEY,
+    learner_id  INTEGER NOT NULL REFERENCES learners(id),
+    uid         TEXT NOT NULL UNIQUE,              -- the position, the move and the seed: saved once
+    created     TEXT NOT NULL,
+    game        TEXT NOT NULL DEFAULT '',          -- where the record came from (a file name, "table")
+    seat        TEXT NOT NULL,
+    hand        INTEGER NOT NULL,
+    ply         INTEGER NOT NULL,                  -- the move's index in the record's actions
+    position    TEXT NOT NULL,                     -- the position before the move, in the project's notation
+    record      TEXT NOT NULL,                     -- the game record up to the move (replays to the exact game)
+    action      TEXT NOT NULL,
+    best        TEXT NOT NULL,
+    grade       TEXT NOT NULL CHECK (grade IN ('mistake', 'blunder')),
+    loss        REAL NOT NULL,
+    seed        INTEGER NOT NULL,
+    samples     INTEGER,                           -- the search's deals per move (NULL: the hint's own race)
+    explanation TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX review_mistakes_by_learner ON review_mistakes (learner_id);
+CREATE TABLE review_cards (
+    learner_id INTEGER NOT NULL REFERENCES learners(id),
+    kind       TEXT NOT NULL CHECK (kind IN ('level', 'puzzle', 'mistake')),
+    item       TEXT NOT NULL,                      -- lesson/level, a puzzle's id, or a mistake's uid
+    card       TEXT NOT NULL,                      -- the FSRS card (fsrs.Card.to_json)
+    due        TEXT NOT NULL,                      -- when it is due (ISO 8601, UTC), as in the card
+    reviews    INTEGER NOT NULL DEFAULT 0,
+    lapses     INTEGER NOT NULL DEFAULT 0,
+    learned    INTEGER NOT NULL DEFAULT 0,         -- 1: out of the queue (see .review_queue)
+    created    TEXT NOT NULL,
+    updated    TEXT NOT NULL,
+    PRIMARY KEY (learner_id, kind, item)
+);
+CREATE TABLE review_sync (
+    learner_id INTEGER NOT NULL REFERENCES learners(id),
+    source     TEXT NOT NULL CHECK (source IN ('attempts', 'mistakes')),
+    last_id    INTEGER NOT NULL,                   -- the last row of the source read into the queue
+    PRIMARY KEY (learner_id, source)
+)
 """
 
 _MIGRATE_1_TO_2 = """
@@ -340,6 +390,11 @@ _COLUMNS = {
     2: {"learners": {"display_name"}, "attempts": {"uid", "themes", "assignment"}, "attempt_actions": {"reason"},
         "classes": {"id", "name", "title", "created"}, "class_members": {"class_id", "learner_id", "joined"}},
     3: {"attempts": {"mode"}},
+    4: {"review_mistakes": {"id", "learner_id", "uid", "created", "game", "seat", "hand", "ply", "position", "record",
+                            "action", "best", "grade", "loss", "seed", "samples", "explanation"},
+        "review_cards": {"learner_id", "kind", "item", "card", "due", "reviews", "lapses", "learned", "created",
+                         "updated"},
+        "review_sync": {"learner_id", "source", "last_id"}},
 }
 
 
@@ -416,7 +471,7 @@ class ProgressStore:
             c.execute("PRAGMA journal_mode = WAL")
             with self._transaction():
                 if c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                    for statement in _statements(_SCHEMA) + _statements(_V2) + _statements(_V3):
+                    for statement in _statements(_SCHEMA) + _statements(_V2) + _statements(_V3) + _statements(_V4):
                         c.execute(statement)
                     c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -443,9 +498,25 @@ class ProgressStore:
                 for statement in _statements(_V3):
                     c.execute(statement)
                 c.execute("PRAGMA user_version = 3")
+                version = 3
+            if version == 3:
+                for statement in _statements(_V4):
+                    c.execute(statement)
+                c.execute("PRAGMA user_version = 4")
 
     def _transaction(self) -> "_Transaction":
         return _Transaction(self.conn)
+
+    def transaction(self) -> "_Transaction":
+        """``with store.transaction():`` one write of several statements, all or none (a module that keeps its
+        own rows in the store, such as :mod:`.review_store`)."""
+        if self.read_only:
+            raise ProgressStoreError(f"the progress store {str(self.path)!r} was opened read-only", "read-only")
+        return _Transaction(self.conn)
+
+    def learner_id(self, name: str) -> int:
+        """The learner's row id, adding the learner if new (call inside :meth:`transaction`)."""
+        return self._learner_id(name)
 
     # ------------------------------------------------------------------ writes
     def _learner_id(self, name: str) -> int:
@@ -674,6 +745,8 @@ class _Transaction:
         except sqlite3.Error:  # a full disk or a lock at the commit: nothing of it is kept
             self._rollback()
             raise
+        for hook in AFTER_COMMIT:
+            hook(self.conn)
 
     def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite may have rolled back on its own after a full

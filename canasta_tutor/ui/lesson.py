@@ -41,7 +41,8 @@ from ..engine.errors import CanastaError
 from ..tutor.lessons.model import Lesson
 from ..tutor.lessons.player import CourseOverview, LessonPlayer
 from ..tutor.lessons.runner import HintFn, default_hint
-from ..tutor.progress import ProgressStore, ProgressStoreError, open_learner_store
+from ..tutor.browser import open_learner_store  # the learner's store, kept in the browser in a browser tab
+from ..tutor.progress import ProgressStore, ProgressStoreError
 
 _DEFAULT = object()
 #: the longest action text and the most cards one message may carry

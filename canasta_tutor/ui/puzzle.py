@@ -33,7 +33,8 @@ import traitlets
 from ..tutor.display import asset_path, state_html
 from .inline_css import inline_styles
 from ..engine.state import SEATS
-from ..tutor.progress import ProgressStore, ProgressStoreError, open_learner_store
+from ..tutor.browser import open_learner_store  # the learner's store, kept in the browser in a browser tab
+from ..tutor.progress import ProgressStore, ProgressStoreError
 from ..tutor.puzzles.session import PuzzleTable
 from ..tutor.puzzles.library import Puzzle
 from ..tutor.puzzles.trainer import ExplainFn, ThemeOverview, Trainer, hint_explanation

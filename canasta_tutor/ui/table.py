@@ -176,6 +176,12 @@ class CanastaTable(anywidget.AnyWidget):
         self._grade()
         return out
 
+    def open_session(self, session: TableSession) -> None:
+        """Show another session at this table (the Review panel's "try again from here", and back)."""
+        session.coach_inline = False
+        self.session = session
+        self._after_change(run=False)
+
     def run_bots(self, max_actions: int = 5000) -> int:
         """Let the bots play until it is the learner's move or the hand is over; returns the count."""
         self._gen += 1

@@ -138,6 +138,8 @@ def report_page(report: "ClassReport") -> str:
     summary = report.summary()
     if not report.progress().empty:
         summary = summary.join(report.progress()[["rating_start", "rating_now", "rating_change"]])
+    if report.students():
+        summary = summary.join(report.review_queue().add_prefix("review_"))
     wrong = report.wrong_moves()
     if not wrong.empty:
         wrong = wrong.assign(item=wrong["item"].map(lambda i: f"{numbers.get(i, '?')}. {i}"),

@@ -361,6 +361,23 @@ class ClassReport:
         out["late"] = text.reindex(out.index).fillna("")
         return out[cols]
 
+    def review_queue(self, now: datetime | None = None) -> pd.DataFrame:
+        """One row per student: their review cards (issue 35) ``due`` now and ``overdue`` (due before today
+        began, UTC) and all ``queued``, from their lesson levels and puzzles (FSRS over the attempts, as the
+        learner's own queue counts them; a game review's mistakes stay in the learner's own store)."""
+        from ..review_queue import cards_from_attempts, tally
+
+        when = now or datetime.now(timezone.utc)
+        cols = ["due", "overdue", "queued"]
+        rows = {}
+        a = self.attempts.sort_values(["finished", "id"], kind="stable", na_position="first")
+        for name in self.students():
+            mine = a[a["student"] == name]
+            n = tally(cards_from_attempts(mine.to_dict("records"), when), when)
+            rows[name] = [n[c] for c in cols]
+        return pd.DataFrame.from_dict(rows, orient="index", columns=cols).rename_axis("student") if rows else \
+            pd.DataFrame(columns=cols)
+
     def themes(self) -> pd.DataFrame:
         """Performance per theme (a puzzle's themes; a lesson level's lesson): students, attempts,
         share solved at the first attempt, share solved in the end, mean best stars, hints per attempt,
@@ -512,6 +529,8 @@ class ClassReport:
                                                                    if self.not_started() else []))
         key = "\n".join(f"  {i + 1:>3}  {item}" for i, item in enumerate(items))
         per_student = self.summary().join(self.progress()[["rating_start", "rating_now", "rating_change"]])
+        review = self.review_queue().add_prefix("review_")
+        per_student = per_student.join(review)
         per_student.index = [short(s) for s in per_student.index]
         wrong = _wrap_reasons(self.wrong_moves())
         wrong["item"] = wrong["item"].map(lambda i: f"{items.index(i) + 1}" if i in items else i)
@@ -519,7 +538,8 @@ class ClassReport:
                  "Students x items (best stars 3 2 1 when solved, + solved with no stars; x tried, not solved; "
                  ". not tried), items:\n" + key, self.grid(),
                  "Not started: " + (", ".join(short(s) for s in self.not_started()) or "none"),
-                 f"Per student (reported_minutes: {REPORTED}):\n" + per_student.to_string(max_rows=max_rows),
+                 f"Per student (reported_minutes: {REPORTED}; review_: the review cards due now, overdue and "
+                 "queued):\n" + per_student.to_string(max_rows=max_rows),
                  "Per theme (weakest first; first_try and solved are shares):\n"
                  + self.themes().to_string(max_rows=max_rows),
                  f"Most common wrong move per item (made by {WRONG_MOVE_STUDENTS} students or more; item by "
