@@ -1,9 +1,10 @@
-// canasta-tutor review queue: the browser side of canasta_tutor.queue_widget.QueuePanel.
+// canasta-tutor review queue: the browser side of canasta_tutor.ui.queue.QueuePanel.
 //
-// Draws the synced `view` (plain data from Python) and sends intents: {intent: "next"}, {intent: "reload"}.
+// Draws the synced `view` (plain data from Python) and sends intents: {intent: "next"}, {intent: "reload"},
+// {intent: "give_up"} (a puzzle's answer shown: a miss).  The puzzle itself is played at the card table.
 // Every text is set with textContent: nothing from Python is read as HTML.  Stable hooks for tests:
-// .cq-root[data-status][data-count], .cq-card[data-kind], .cq-verdict[data-solved], .cq-explanation,
-// button[data-cq="next"|"reload"].
+// .cq-root[data-status][data-count], .cq-card[data-kind], .cq-puzzle, .cq-level, .cq-hint, .cq-verdict[data-solved],
+// .cq-explanation, button[data-cq="next"|"reload"|"give_up"].
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -44,6 +45,22 @@ function render({ model, el: host }) {
     const msg = el("div", "cr-message", v.message || "");
     msg.setAttribute("role", "status");
     root.appendChild(msg);
+    const p = v.puzzle;
+    if (p && v.status === "card") {
+      const box = el("div", "cq-puzzle");
+      for (const h of p.hints || []) box.appendChild(el("p", "cq-hint", `Hint: ${h}`));
+      const give = el("button", "cr-btn", "Show the answer");
+      give.type = "button";
+      give.dataset.cq = "give_up";
+      box.appendChild(give);
+      root.appendChild(box);
+    }
+    const lv = v.level;
+    if (lv && v.status === "card") {
+      const box = el("div", "cq-level");
+      for (const h of lv.hints || []) box.appendChild(el("p", "cq-hint", `Hint: ${h}`));
+      root.appendChild(box);
+    }
     if (v.answer) {
       const verdict = el("div", "cq-verdict", `${v.answer.played}: ${v.answer.grade}`);
       verdict.dataset.solved = v.answer.solved ? "true" : "false";

@@ -69,6 +69,18 @@ def rating_for(solved: bool, hints: int = 0) -> Rating:
     return Rating.Hard if hints > 0 else Rating.Good
 
 
+def level_rating(passed: bool, stars: int) -> Rating:
+    """The FSRS rating of a lesson level's attempt: failed is Again, passed with three stars Good, with fewer
+    (a hint taken, or moves over par) Hard.
+
+    >>> [level_rating(False, 0).name, level_rating(True, 2).name, level_rating(True, 3).name]
+    ['Again', 'Hard', 'Good']
+    """
+    if not passed:
+        return Rating.Again
+    return Rating.Good if stars >= 3 else Rating.Hard
+
+
 @dataclass
 class ReviewCard:
     """One item in the queue, with its FSRS card."""
@@ -148,10 +160,8 @@ def _attempt_rating(kind: str, lesson: str, level: str, status: str, stars: int,
     if kind == "puzzle":
         return "puzzle", level, rating_for(solved, hints), not solved
     if kind == "lesson":
-        if not solved:
-            return "level", f"{lesson}/{level}", Rating.Again, True
-        full = stars >= 3
-        return "level", f"{lesson}/{level}", Rating.Good if full else Rating.Hard, not full
+        rating = level_rating(solved, stars)
+        return "level", f"{lesson}/{level}", rating, rating != Rating.Good
     return None  # an assignment's item is graded, not practised
 
 
@@ -264,6 +274,13 @@ def due(store: ProgressStore, learner: str, now: datetime | None = None) -> list
     return [c for c in queue(store, learner, when) if c.due <= when]
 
 
+def card(store: ProgressStore, learner: str, kind: str, item: str) -> ReviewCard | None:
+    """The learner's card for one item as the store holds it (learned or not), or None."""
+    _check_kind(kind)
+    lid = _learner(store, learner)
+    return None if lid is None else _cards(store, lid).get((kind, item))
+
+
 def tally(cards: Iterable[ReviewCard], now: datetime | None = None) -> dict[str, int]:
     """``due``: cards due now; ``overdue``: of those, the ones due before today began (UTC); ``today``: cards due
     before today ends (UTC); ``queued``: all the cards still in the queue (learned cards are not counted)."""
@@ -299,5 +316,5 @@ def cards_from_attempts(attempts: Iterable[Mapping[str, Any]], now: datetime | N
     return list(cards.values())
 
 
-__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "cards_from_attempts", "counts", "due", "queue", "rate",
-           "rating_for", "scheduler", "sync", "tally"]
+__all__ = ["KINDS", "LEARNED_DAYS", "ReviewCard", "card", "cards_from_attempts", "counts", "due", "level_rating",
+           "queue", "rate", "rating_for", "scheduler", "sync", "tally"]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import anywidget
 import traitlets
@@ -45,6 +45,18 @@ from ..engine.observer import Observation
 from ..engine.state import GAME_OVER, HAND_OVER, State
 from ..tutor.session import Policy, TableSession
 from ..engine.variants import Variant, get_variant
+
+
+class Driver(Protocol):
+    """What plays at the table instead of its session (:meth:`CanastaTable.open_session`): a puzzle's
+    :class:`~canasta_tutor.tutor.puzzles.session.PuzzleTable` has this shape."""
+
+    @property
+    def session(self) -> TableSession: ...
+
+    def handle(self, msg: Any) -> str: ...
+
+    def view(self) -> dict[str, Any]: ...
 
 
 class CanastaTable(anywidget.AnyWidget):
@@ -83,6 +95,7 @@ class CanastaTable(anywidget.AnyWidget):
                                                variant=chosen)
         self._sent: dict[str, Any] = {}
         self._gen = 0
+        self.driver: Driver | None = None
         self.bot_delay = float(bot_delay)
         self.session.coach_inline = False  # graded after the new table is sent (see handle)
         super().__init__(four_colour=self.session.four_colour, **kwargs)
@@ -145,6 +158,11 @@ class CanastaTable(anywidget.AnyWidget):
 
     def handle(self, msg: Any) -> str:
         """Check and carry out one intent from the browser; return the message shown. Never raises."""
+        if self.driver is not None:  # a puzzle or a lesson level at this table: its own judge (no bots, no coach)
+            text = self.driver.handle(msg)
+            self.session = self.driver.session
+            self._after_change(run=False)
+            return text
         name = msg.get("intent", msg.get("type")) if isinstance(msg, dict) else None
         if name == "hint" and self.session.hint_busy:
             return self.session.message  # the search already runs for this click
@@ -168,7 +186,10 @@ class CanastaTable(anywidget.AnyWidget):
 
     def play(self, text: str, run_bots: bool = True) -> str:
         """Play an action typed as text (``'draw'``, ``'meld 4 4 JK'``, ``'discard 3'``) as the learner;
-        the bots then answer at once (``run_bots=False`` leaves that to the pacing)."""
+        the bots then answer at once (``run_bots=False`` leaves that to the pacing).  With a driver (a
+        puzzle at the table) the driver judges it, as a typed action from the browser."""
+        if self.driver is not None:
+            return self.handle({"intent": "play", "text": text})
         out = self.session.play(text)
         if run_bots:
             self.session.run_bots()
@@ -176,10 +197,14 @@ class CanastaTable(anywidget.AnyWidget):
         self._grade()
         return out
 
-    def open_session(self, session: TableSession) -> None:
-        """Show another session at this table (the Review panel's "try again from here", and back)."""
+    def open_session(self, session: TableSession, driver: Driver | None = None) -> None:
+        """Show another session at this table (the Review panel's "try again from here", and back).
+
+        ``driver`` (the review queue's puzzle or lesson level, :mod:`.queue`) then takes every intent and
+        builds the view of ``session``, its own; None gives them back to the session."""
         session.coach_inline = False
         self.session = session
+        self.driver = driver
         self._after_change(run=False)
 
     def run_bots(self, max_actions: int = 5000) -> int:
@@ -226,7 +251,7 @@ class CanastaTable(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ syncing
     def _sync(self) -> None:
-        view = self.session.view()
+        view = self.driver.view() if self.driver is not None else self.session.view()
         self._sent = {"view": view, "four_colour": self.session.four_colour}
         self.view = view
         self.four_colour = self.session.four_colour

@@ -5,7 +5,9 @@ puts the Review panel under it.  Only by clicks: South discards the joker (the b
 end), the panel reviews the hand by itself, in the background, and shows South's decisions graded with the
 costliest explained in words; "Try again from here" on a mistake opens that position at the table; "Back to
 the game" returns; "Save" puts the mistakes in the review queue, a kernel cell finds them there, and the
-queue panel under a second table opens the saved mistake at that table.
+queue panel under a second table opens the saved mistake at that table; then a missed puzzle joins the queue,
+and the queue plays it at that table by clicks, as the puzzle trainer does, and rates it Good; last a failed lesson
+level, played there by clicks as its lesson plays it (a hint, then the take: two stars, Hard).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from table_page import Table, kernel_print
+from table_page import SELECTED, Table, kernel_print
 
 from canasta_tutor.notation.record import load_record
 
@@ -24,6 +26,7 @@ pytestmark = pytest.mark.browser
 
 RECORD = Path(__file__).resolve().parent.parent / "review" / "hand-7.txt"
 NOTEBOOK = "review-at-the-table.ipynb"
+PUZZLE = "c22-take-the-pack"  # the answer: take 9 9 9 (South holds 9♥ 9♣)
 REVIEW_TIMEOUT_MS = 240_000  # the review itself: a few CPU seconds, more on a busy machine
 
 
@@ -116,3 +119,55 @@ def test_review_a_hand_retry_a_decision_and_find_it_in_the_queue(lab, jupyter_se
     expect(practice.locator(".ct-message")).to_contain_text("From your game (table, hand 1)")
     q.scroll_into_view_if_needed()
     lab.screenshot("review-queue")
+
+    # a puzzle missed earlier joins the queue; the queue plays it at the same table, by clicks, as the trainer
+    out = kernel_print(page, "from canasta_tutor.tutor.progress import Attempt\n"
+                             "with ProgressStore('review-test.sqlite3') as s:\n"
+                             f"    s.record(Attempt('learner', 'puzzles', '{PUZZLE}', 'failed', kind='puzzle', "
+                             "finished='2026-01-05T09:00:00+00:00'))\n"
+                             "print('saved')")
+    assert out.strip() == "saved"
+    q.locator('button[data-cq="reload"]').click()
+    expect(q).to_have_attribute("data-count", str(n + 1))
+    q.locator('button[data-cq="next"]').click()  # the longest due first: the puzzle
+    expect(q.locator(".cq-card")).to_have_attribute("data-kind", "puzzle")
+    expect(practice.locator(".ct-message")).to_contain_text(f"Puzzle {PUZZLE}.")
+    for code in ("9H", "9C"):  # (Table's timed clicks watch the first table only)
+        card = practice.locator(f'.ct-my-hand .ct-card[data-card="{code}"]')
+        card.click()
+        expect(card).to_have_class(SELECTED)
+    practice.locator('.ct-btn[data-intent="take"]').click()
+    expect(q.locator(".cq-verdict")).to_have_attribute("data-solved", "true")
+    expect(q.locator(".cq-verdict")).to_have_text("take 9 9 9: solved")
+    expect(q.locator(".cr-message")).to_contain_text("Solved (Good): due again ")
+    out = kernel_print(page, "from canasta_tutor.tutor.review_queue import card\n"
+                             "with ProgressStore('review-test.sqlite3') as s:\n"
+                             f"    c = card(s, 'learner', 'puzzle', '{PUZZLE}')\n"
+                             "    print(c.reviews, c.card.last_review.year, s.attempts()[-1]['status'])")
+    assert out.strip() == "2 2031 passed"
+    q.scroll_into_view_if_needed()
+    lab.screenshot("review-queue-puzzle")
+
+    # a lesson level failed earlier: the queue plays it at the same table as its lesson does; a hint, then the take
+    out = kernel_print(page, "with ProgressStore('review-test.sqlite3') as s:\n"
+                             "    s.record(Attempt('learner', 'taking-the-pack', 'natural-pair', 'failed', "
+                             "kind='lesson', finished='2026-01-05T10:00:00+00:00'))\n"
+                             "print('saved')")
+    assert out.strip() == "saved"
+    q.locator('button[data-cq="reload"]').click()
+    expect(q).to_have_attribute("data-count", str(n + 1))  # the puzzle, answered Good, is not due yet
+    q.locator('button[data-cq="next"]').click()
+    expect(q.locator(".cq-card")).to_have_attribute("data-kind", "level")
+    expect(practice.locator(".ct-message")).to_contain_text("Take the pack with your pair of kings.")
+    practice.locator('.ct-btn[data-intent="hint"]').click()
+    expect(q.locator(".cq-hint")).to_have_text("Hint: Look at the top of the pile.")
+    for code in ("KH", "KD"):
+        card = practice.locator(f'.ct-my-hand .ct-card[data-card="{code}"]')
+        card.click()
+        expect(card).to_have_class(SELECTED)
+    practice.locator('.ct-btn[data-intent="take"]').click()
+    expect(q.locator(".cq-verdict")).to_have_text("take K K K: 2 stars")
+    expect(q.locator(".cr-message")).to_contain_text("Solved (Hard): due again ")
+    expect(practice.locator(".ct-message")).to_contain_text("the first way to take the pack")
+    q.scroll_into_view_if_needed()
+    lab.screenshot("review-queue-level")
