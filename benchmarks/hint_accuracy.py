@@ -50,6 +50,11 @@ the first ones of the full run, so a short run gives the figures of the start
 of a long one.  ``--workers`` runs the oracle in that many processes; the
 latency is measured before, in this process alone.
 
+``--hint-seeds 0 1 2`` asks the default hint with each seed (the oracle runs once per position): the
+agreement is given for each seed and as their mean (``agreement_mean``), so a figure never rests on one
+lucky seed; the latency is that of every hint asked.  ``--set first-turn`` takes the first turn's meld
+phase after the draw instead of the four phases (``first_turn_positions`` in benchmarks/positions.py).
+
 ``--save FILE`` writes one JSON line per position: its phase, its position
 text (the seat's own view), the default hint's move, and the oracle's best,
 runner-up, lead and interval, so a run's verdicts can be read back one by one.
@@ -72,7 +77,7 @@ from typing import Any, Callable, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from positions import sample_positions  # noqa: E402
+from positions import first_turn_positions, sample_positions  # noqa: E402
 from strength import wilson  # noqa: E402
 
 from canasta_tutor.notation.actions import format_action  # noqa: E402
@@ -249,6 +254,10 @@ def main() -> None:
     p.add_argument("--oracle-factor", type=int, default=50, help="the oracle's playouts, times the default's")
     p.add_argument("--workers", type=int, default=1, help="processes for the oracle")
     p.add_argument("--max-minutes", type=float, default=None, help="stop handing out work after this long")
+    p.add_argument("--hint-seeds", type=int, nargs="+", default=[HINT_SEED], metavar="SEED",
+                   help="the default hint's seeds (default 0); the agreement is given for each and as their mean")
+    p.add_argument("--set", choices=["mix", "first-turn"], default="mix", dest="position_set",
+                   help="the four phases in turn (mix, the default), or the first turn's meld phase after the draw")
     p.add_argument("--json", action="store_true")
     p.add_argument("--save", type=Path, default=None, help="write each position's verdict here (JSON lines)")
     args = p.parse_args()
@@ -262,9 +271,13 @@ def main() -> None:
     quiet = not sys.stderr.isatty()
 
     names = phases_of(args.variant)
-    positions = draw_positions(args.positions, args.seed, args.variant)
+    if args.position_set == "first-turn":
+        positions = [(phase_of(s), s) for s in first_turn_positions(args.positions, args.seed, args.variant)]
+    else:
+        positions = draw_positions(args.positions, args.seed, args.variant)
     # 1. the default hint on every position, timed on one core, with nothing else of ours running
     picks: list[Pick] = []
+    more: dict[int, list[Pick]] = {seed: [] for seed in args.hint_seeds[1:]}  # the other hint seeds' picks
     tasks: list[tuple[Observation, int]] = []
     wall: list[float] = []
     cpu: list[float] = []
@@ -272,11 +285,12 @@ def main() -> None:
         if deadline is not None and time.perf_counter() > deadline:
             break
         obs = observe(s, s.actor)
-        t, c = time.perf_counter(), time.process_time()
-        h = hint(obs, seed=HINT_SEED)
-        wall.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
-        picks.append(Pick.of(h))
+        for seed in args.hint_seeds:
+            t, c = time.perf_counter(), time.process_time()
+            h = hint(obs, seed=seed)
+            wall.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
+            (picks if seed == args.hint_seeds[0] else more[seed]).append(Pick.of(h))
         tasks.append((obs, args.oracle_factor * race_budget(obs.variant)))
 
     # 2. the oracle, in workers that may use every core again
@@ -310,9 +324,14 @@ def main() -> None:
     n_agree = sum(agree.values())
     share = n_agree / n_clear if n_clear else None
     lo, hi = wilson(share or 0.0, n_clear)
+    by_seed = {args.hint_seeds[0]: n_agree}
+    for seed, seed_picks in more.items():
+        by_seed[seed] = sum(pk.best == o.best for pk, o in zip(seed_picks, oracles, strict=False) if o.clear)
     oracle_cpu = statistics.fmean(o.cpu_s for o in oracles) if oracles else None
     result: dict[str, Any] = {
         "variant": args.variant,
+        "set": args.position_set,
+        "seed": args.seed,
         "positions_asked": args.positions,
         "positions": done,
         "stopped_early": done < args.positions,
@@ -322,11 +341,15 @@ def main() -> None:
         "agree": n_agree,
         "agreement": None if share is None else round(share, 3),
         "agreement_ci95": None if share is None else [round(lo, 3), round(hi, 3)],
+        "hint_seeds": args.hint_seeds,
+        "agree_by_hint_seed": by_seed,
+        "agreement_mean": round(statistics.fmean(by_seed.values()) / n_clear, 3) if n_clear else None,
         "by_phase": {ph: {"clear": clear[ph], "agree": agree[ph]} for ph in names},
         "by_lead": {name: {"clear": band_clear[name], "agree": band_agree[name]} for name, _ in LEAD_BANDS},
         "hint_sure": {"clear": sure, "agree": sure_agree},
         "misses_called_close": called_close,
-        "hint_positions_timed": len(wall),
+        "hint_positions_timed": len(picks),
+        "hints_timed": len(wall),
         "p50_ms": round(quantile(wall, 50), 1),
         "p95_ms": round(quantile(wall, 95), 1),
         "cpu_p50_ms": round(quantile(cpu, 50), 1),

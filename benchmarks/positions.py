@@ -40,3 +40,29 @@ def sample_positions(count: int, seed: int = 0, every: int = 5, variant: str = "
                 continue
             state.apply_unchecked(rot_policy(state, state.actor))
     return out
+
+
+def first_turn_positions(count: int, seed: int = 0, variant: str = "classic") -> list[State]:
+    """``count`` first-turn positions: games ``seed``, ``seed+1``... dealt (the seat before South deals,
+    so South plays first), South draws from the stock, and the position is South's meld phase with the
+    drawn card in hand (12 cards in classic): the position learners meet most, one per game."""
+    out: list[State] = []
+    game = Game(variant=variant)
+    seats = game.variant.seats
+    dealer = seats[(seats.index("S") - 1) % len(seats)]
+    game_seed = seed
+    while len(out) < count:
+        state = game.new_initial_state(seed=game_seed, dealer=dealer)
+        game_seed += 1
+        first = state.actor
+        while state.actor == first and state.phase == "draw":
+            legal = state.legal_actions()
+            draws = [a for a in legal if a[0] == "draw"]
+            state.apply_unchecked(draws[0] if draws else legal[0])
+        if state.actor == first and state.phase == "meld" and len(state.legal_actions()) > 1:
+            out.append(state)
+    return out
+
+
+#: the named position sets of the hint benchmarks: the mix of every phase, and the first turn's meld phase
+POSITION_SETS = {"mix": sample_positions, "first-turn": first_turn_positions}

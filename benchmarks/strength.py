@@ -50,14 +50,29 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+#: the policies a worker process built, by what they were built from (see :func:`_deal`)
+_POLICIES: dict[tuple, Callable] = {}
+
+
+def _policy(spec: tuple[str, int, int | None]) -> Callable:
+    """The state policy ``make_state_policy(name, seed, iterations)``, built once per process: the compiled
+    expert holds the compiled module, which cannot be pickled, so workers are handed its name, not itself.
+    Each decision is seeded from the position, so a policy built here plays as the parent's would."""
+    if spec not in _POLICIES:
+        name, seed, iterations = spec
+        _POLICIES[spec] = make_state_policy(name, seed=seed, iterations=iterations)
+    return _POLICIES[spec]
+
+
 def _deal(args: tuple) -> float:
     seed, a, b, variant = args
-    return play_deal(seed, a, b, variant)
+    return play_deal(seed, _policy(a), _policy(b), variant)
 
 
-def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seconds: float | None,
-         log: TextIO | None, variant: str = "classic") -> MatchReport:
-    """Deals ``seed``, ``seed + 1``, ... in order; stop early when ``max_seconds`` has passed."""
+def play(a: tuple[str, int, int | None], b: tuple[str, int, int | None], deals: int, seed: int, workers: int,
+         max_seconds: float | None, log: TextIO | None, variant: str = "classic") -> MatchReport:
+    """Deals ``seed``, ``seed + 1``, ... in order; stop early when ``max_seconds`` has passed.  ``a`` and
+    ``b`` name the policies: (bot name, seed, iterations) for :func:`make_state_policy`."""
     start = time.perf_counter()
     margins: list[float] = []
 
@@ -74,7 +89,7 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
         for s in range(seed, seed + deals):
             if not time_left():
                 break
-            record(s, play_deal(s, a, b, variant))
+            record(s, play_deal(s, _policy(a), _policy(b), variant))
     else:
         with ProcessPoolExecutor(workers) as pool:
             pending: list[tuple[int, Future]] = []
@@ -101,9 +116,7 @@ def play(a: Callable, b: Callable, deals: int, seed: int, workers: int, max_seco
 
 def match(a: str, b: str, deals: int, seed: int, workers: int, iterations: int | None,
           max_seconds: float | None = None, log: TextIO | None = None, variant: str = "classic") -> dict:
-    pa = make_state_policy(a, seed=seed, iterations=iterations)
-    pb = make_state_policy(b, seed=seed + 1, iterations=iterations)
-    report = play(pa, pb, deals, seed, workers, max_seconds, log, variant)
+    report = play((a, seed, iterations), (b, seed + 1, iterations), deals, seed, workers, max_seconds, log, variant)
     lo, hi = wilson(report.a_win_share, report.deals)
     return {"bot_a": a, "bot_b": b, "variant": variant, "workers": workers, "iterations": iterations,
             "first_seed": seed, "deals_asked": deals, **report.to_dict(), "share_ci95": [round(lo, 4), round(hi, 4)]}

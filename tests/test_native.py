@@ -114,6 +114,19 @@ def test_the_compiled_playouts_to_the_end_and_lines_match(fast):
         expert.sample_line_values(pure, obs.seat, lines, 6, 2, None, 2)
 
 
+def test_the_compiled_search_goes_on_from_a_deal_as_the_pure_one(fast):
+    """``sample_values_from`` (the puzzles' sequential search, on the copy when mining): deals 4 to 7 of a
+    stream are the last four of ``sample_values`` on eight deals, on the copy and in plain Python alike."""
+    state = _positions("classic", 1, seed=3)[0]
+    obs = observe(state, state.actor)
+    pure = state_from_observation(obs)
+    cands = expert.candidate_actions(pure, obs.seat)[:3]
+    whole = expert.sample_values(pure, obs.seat, cands, 8, 2)
+    later = expert.sample_values_from(pure, obs.seat, cands, 4, 8, 2)
+    assert later == [v[4:] for v in whole]
+    assert fast.sample_values_from(pure, obs.seat, cands, 4, 8, 2) == later
+
+
 @pytest.mark.parametrize("variant", ["classic", "samba"])
 def test_the_hint_is_the_same_with_and_without_the_copy(fast, monkeypatch, variant):
     """A whole hint (race, plan, explanation) with the compiled search and in plain Python."""

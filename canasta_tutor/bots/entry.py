@@ -22,6 +22,7 @@ from typing import Any
 
 from .expert import ExpertBot, race_values as _race_values, rot_policy
 from .expert import sample_line_values as _sample_line_values
+from .expert import sample_values_from as _sample_values_from
 from .selfplay import run_selfplay
 from ..engine.state import Action
 from .transfer import from_plain, to_plain
@@ -45,6 +46,12 @@ def sample_values(state: Any, seat: int, candidates: list[Action], iterations: i
                   max_seconds: float | None = None, turns: int | None = None) -> list[list[float]]:
     """:func:`canasta_tutor.bots.expert.sample_values` on the state ``state`` stands for."""
     return sample_line_values(state, seat, [(a,) for a in candidates], iterations, seed, max_seconds, turns)
+
+
+def sample_values_from(state: Any, seat: int, candidates: list[Action], first: int, stop: int,
+                       seed: int) -> list[list[float]]:
+    """:func:`canasta_tutor.bots.expert.sample_values_from` on the state ``state`` stands for."""
+    return _sample_values_from(from_plain(state), seat, candidates, first, stop, seed)
 
 
 def expert_act(state: Any, seat: int, iterations: int | None, seed: int, max_seconds: float | None,

@@ -295,6 +295,28 @@ def sample_line_values(state: State, seat: int, lines: list[tuple[tuple, ...]], 
     return values
 
 
+def sample_values_from(state: State, seat: int, candidates: list[tuple], first: int, stop: int,
+                       seed: int) -> list[list[float]]:
+    """Whole-hand playout values of each candidate on the sampled deals ``first`` to ``stop - 1`` of the
+    stream ``seed``: the values :func:`sample_values` (``stop`` deals, no cut-off) gives them after its first
+    ``first`` deals, which are drawn here but not played.  So a search can go on where it stopped, and play a
+    candidate it left aside on the deals it missed (the puzzles' sequential search).  Fewer values when the
+    stream runs out of deals that fit the turn, as :func:`sample_values` has."""
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in candidates]
+    for it in range(stop):
+        det = sample_hidden(state, seat, rng)
+        if det is None:
+            break
+        if it < first:
+            continue
+        for i, a in enumerate(candidates):
+            s = det.copy()
+            _apply(s, a, None)
+            values[i].append(playout(s, seat))
+    return values
+
+
 def _mean_se(vals: list[float]) -> tuple[float, float]:
     n = len(vals)
     if n == 0:

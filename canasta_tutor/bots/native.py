@@ -358,6 +358,11 @@ class CompiledEngine:
 
         return self.entry.sample_line_values(to_plain(state), *args, **kw)
 
+    def sample_values_from(self, state: Any, *args: Any, **kw: Any) -> list[list[float]]:
+        from .transfer import to_plain
+
+        return self.entry.sample_values_from(to_plain(state), *args, **kw)
+
     def expert_act(self, state: Any, seat: int, bot: Any) -> tuple[Any, ...]:
         """``bot`` (an :class:`~canasta_tutor.bots.expert.ExpertBot`)'s choice, searched on the copy."""
         from .transfer import to_plain

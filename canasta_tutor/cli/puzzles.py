@@ -5,8 +5,10 @@
 - ``puzzles verify [--sample N --seed S] [--id ID ...] [--folder DIR]``: recompute every
   verification block from its seed at its sample count; exit 1 on any difference or a failed
   only-move rule; ``--id`` checks only the puzzles named;
-- ``puzzles mine --games N [--workers W] [--out FILE]``: puzzles from seeded expert self-play
-  (see :mod:`canasta_tutor.tutor.puzzles.mining`), with the puzzles found per CPU-hour.
+- ``puzzles mine --games N [--workers W | --scheduler ADDRESS] [--out FILE]``: puzzles from seeded
+  expert self-play (see :mod:`canasta_tutor.tutor.puzzles.mining`), one game per task on a Dask cluster: a
+  local one of W worker processes, or the existing one at ADDRESS (:mod:`canasta_tutor.tutor.puzzles.mining_cluster`),
+  with the puzzles found per CPU-hour.
 """
 
 from __future__ import annotations
@@ -22,6 +24,17 @@ from .output import Parser, emit
 from .args import COUNT, SEED, UsageError, ranged, workers
 
 SEED_MAX = 2**63 - 1
+
+
+def scheduler_address(text: str) -> str:
+    """An argparse type: a Dask scheduler's address, ``tcp://host:8786`` (or ``tls://``, ``inproc://``...)
+    or ``host:port``; bounded, one word of printable ASCII."""
+    t = text.strip()
+    if len(t) > 200:
+        raise argparse.ArgumentTypeError(f"{t[:40]!r}… is too long for a scheduler address")
+    if not t or not t.isascii() or not t.isprintable() or any(c.isspace() for c in t) or ":" not in t:
+        raise argparse.ArgumentTypeError(f"{t[:40]!r}: give the scheduler's address, say tcp://host:8786")
+    return t
 
 
 def _puzzles(args: argparse.Namespace) -> list[Any]:
@@ -84,7 +97,7 @@ def cmd_puzzles_verify(args: argparse.Namespace) -> int:
 def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     import os
 
-    from ..tutor.puzzles.mining import run
+    from ..tutor.puzzles.mining_cluster import run
     from ..tutor.puzzles.library import MIN_SAMPLES
 
     if args.samples < MIN_SAMPLES:
@@ -92,6 +105,8 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     if args.seed + args.games - 1 > SEED_MAX:
         raise UsageError(f"--seed {args.seed} and --games {args.games} run past the last seed, {SEED_MAX:,}")
     workers = min(args.workers or os.cpu_count() or 1, args.games)  # never more processes than games
+    if args.scheduler is not None:
+        workers = 0  # the cluster's own
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     seeds = [args.seed + g for g in range(args.games)]
     start = time.perf_counter()
@@ -100,7 +115,8 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
         if args.log:
             append_atomic(args.log, json.dumps(r.summary()) + "\n")  # a whole line or none
 
-    it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged)  # appends each game's records
+    # appends each game's records, in seed order
+    it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged, scheduler=args.scheduler)
     if progress:
         from tqdm.auto import tqdm
 
@@ -112,7 +128,8 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     per_hour = kept / (cpu / 3600) if cpu > 0 else 0.0
     data = {"games": args.games, "workers": workers, "decisions": sum(r.decisions for r in results),
             "screened": sum(r.screened for r in results), "puzzles": kept, "cpu_seconds": round(cpu, 1),
-            "wall_seconds": round(wall, 1), "puzzles_per_cpu_hour": round(per_hour, 1), "out": args.out}
+            "wall_seconds": round(wall, 1), "puzzles_per_cpu_hour": round(per_hour, 1), "out": args.out,
+            "scheduler": args.scheduler or "local"}
     text = (f"{kept} puzzles from {args.games} games ({data['decisions']} decisions, "
             f"{data['screened']} searched to the full count) in {wall:.1f} s wall, {cpu:.1f} s CPU: "
             f"{per_hour:.1f} puzzles per CPU-hour" + (f"; appended to {args.out}" if args.out else ""))
@@ -146,7 +163,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     mn = pzs.add_parser("mine", parents=[common], help="mine puzzles from seeded expert self-play")
     mn.add_argument("--games", type=ranged(int, 1, 1_000_000), default=4, help="games, one hand each (default 4)")
     mn.add_argument("--workers", type=workers(every_core=True), default=0,
-                    help="processes (default 0: one per core; at most four per core, and one per game)")
+                    help="worker processes of the local Dask cluster (default 0: one per core; at most four per "
+                         "core, and one per game)")
+    mn.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                    help="run the games on the existing Dask cluster at ADDRESS (say tcp://host:8786) instead of "
+                         "a local one")
     mn.add_argument("--seed", type=SEED, default=1, help="seed of the first game (default 1)")
     mn.add_argument("--samples", type=ranged(int, 1, 100_000), default=2000,
                     help="sampled deals of the full verification")

@@ -113,8 +113,9 @@ The plan's search has this fixed size whatever the hint's budget (``budget`` or
 
 Then each later step of the chosen line that has a choice is graded (:func:`grade`,
 the hint's seed and samples, from the learner's observation before the step; with the
-default race a race of a quarter of its budget looks first, and only a step that loses
-40 points or more there is graded in full): a step graded a mistake or a blunder is
+default race a race of a quarter of its budget looks first, then, if needed, the step and that
+race's best on 200 shared deals, and only a step whose loss neither look's 95% interval keeps
+below a mistake's 80 points is graded in full): a step graded a mistake or a blunder is
 replaced by the graded best, and the rest of the
 turn is the rules of thumb's line from there, so a plan never holds a move its own
 grade calls a mistake (``benchmarks/hint_sweep.py`` counts them on the real deals).
@@ -839,17 +840,31 @@ SCREEN_SHARE = 4
 MISTAKE_LOSS = dict(GRADES)["inaccuracy"]
 
 
+def _rules_out_mistake(loss: float, stderr: float) -> bool:
+    """Whether a look's measure rules out a mistake: ``loss`` is the paired difference less one standard
+    error (or 0), so the upper end of the difference's 95% interval is at most ``loss + (1 + Z95) * stderr``."""
+    return loss + (1 + Z95) * stderr < MISTAKE_LOSS
+
+
 def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
-    """The grade of a later step of the plan, or None where a first look rules out a mistake: with the
-    default race, a race of a quarter of its budget looks first, and a step whose loss could still reach a
-    mistake's (``MISTAKE_LOSS``) within the 95% interval of that look is graded in full, by :func:`grade`
-    itself; with ``samples``, :func:`grade` at once.  So the plan costs little more where its steps are
-    plainly sound, and a step the first look is unsure of is never passed on its few deals."""
+    """The grade of a later step of the plan, or None where a look rules out a mistake: with the default
+    race, a race of a quarter of its budget looks first; a step whose loss could still reach a mistake's
+    (``MISTAKE_LOSS``) within the 95% interval of that look gets a second look, the step and the first look's
+    best played on the same sampled deals, as many as the first look's playouts allow two moves (200 in
+    classic: the first look often measured the step on a few dozen deals, after its race dropped it); a step
+    the second look cannot clear either is graded in full, by :func:`grade` itself; with ``samples``,
+    :func:`grade` at once.  So the plan costs little more where its steps are plainly sound, and a step is
+    never passed unless a look's interval rules out a mistake."""
     if samples is None and not obs.variant.sequences:
-        first = grade(obs, action, seed=seed, playouts=max(1, race_budget(obs.variant) // SCREEN_SHARE))
-        # ``loss`` is the difference less one standard error (or 0): its 95% upper end is at most this
-        if first.loss + (1 + Z95) * first.stderr < MISTAKE_LOSS:
+        looks = max(1, race_budget(obs.variant) // SCREEN_SHARE)
+        first = grade(obs, action, seed=seed, playouts=looks)
+        if _rules_out_mistake(first.loss, first.stderr):
             return None
+        deals = looks // 2
+        if first.deals < deals:
+            gap, se = _paired(obs, state_from_observation(obs), [(first.best,), (action,)], deals, seed, None)
+            if _rules_out_mistake(max(0.0, gap - se), se):
+                return None
     return grade(obs, action, seed=seed, samples=samples)
 
 

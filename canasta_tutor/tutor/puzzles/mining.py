@@ -12,6 +12,9 @@ the search stops when the leader's paired lead over the runner-up is unlikely to
 40-point margin (:func:`hopeless`), weighing the chance of a pass against the playouts still
 to go (:func:`stop_z`); meanwhile candidates far behind the leader are left aside
 (``prune``), and played out on the deals they missed if the search reaches the full count.
+The playouts run on the search's compiled copy where it is built (the same values, deal by deal:
+:func:`~canasta_tutor.bots.expert.sample_values_from` goes on from the deal where the last
+checkpoint stopped), else in plain Python.
 A position that reaches the full count has, at no extra cost, exactly the
 verification block :func:`.puzzles.compute_verification` computes (with the search's best
 as the solution); it is kept when that block passes the only-move rule.
@@ -23,20 +26,20 @@ within a game and across the games of a run, and against the records already in 
 file.  Kept puzzles get their themes from the detectors (:mod:`.themes`) and a starting
 rating from how often weaker solvers find the answer (:mod:`.starting_rating`).
 
-:func:`run` mines games in worker processes and appends each game's records to the output
-file as the game finishes, whole records or nothing (a write that fails part way, on a full
-disk, is truncated back), so a run stopped at any time leaves a file that loads.
+:func:`.mining_cluster.run` mines games on a Dask cluster (a local one by default) and
+appends each game's records to the output file game by game in seed order, whole records or
+nothing (a write that fails part way, on a full disk, is truncated back), so a run stopped at any
+time leaves a file that loads, and the file is the same whatever worker mined each game.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
 from statistics import NormalDist
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Container, Iterable, Iterator
+from typing import Any, Container, Iterable
 
 from ...notation.actions import Action
 from ..atomicfile import append_atomic
@@ -166,8 +169,8 @@ def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VER
     when the search reaches the full count, the pruned candidates are played out on the deals
     they missed (the same deals, kept), so the estimates are those of the full search.
     A position whose candidate count is in ``skip`` is not searched (no deals played)."""
-    from ...bots.expert import candidate_actions, playout, summarize
-    from ...bots.sampling import sample_hidden, state_from_observation
+    from ...bots.expert import candidate_actions, summarize
+    from ...bots.sampling import state_from_observation
 
     state = draft.state()
     seat = state.actor
@@ -181,26 +184,17 @@ def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VER
         return [], 0, 1
     if len(cands) in skip:
         return [], 0, len(cands)
-    rng = random.Random(seed)
+    engine = _engine()
     values: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
-    deals: list[State] = []
     n = 0
-
-    def play(i: int, det: State) -> None:
-        s = det.copy()
-        s.apply_unchecked(cands[i])
-        values[i].append(playout(s, seat))
-
     for stop in [c for c in checkpoints if c < samples] + [samples]:
-        while n < stop:
-            det = sample_hidden(root, seat, rng)
-            if det is None:  # no consistent deal: the full search would stop short here
-                return [], n, len(cands)
-            deals.append(det)
-            for i in active:
-                play(i, det)
-            n += 1
+        got = engine.sample_values_from(root, seat, [cands[i] for i in active], n, stop, seed)
+        for i, vals in zip(active, got, strict=True):
+            values[i] += vals
+        if len(got[0]) < stop - n:  # no consistent deal: the full search would stop short here
+            return [], n + len(got[0]), len(cands)
+        n = stop
         now = [values[i] for i in active]
         if trace is not None:
             gap, se = lead(now)
@@ -212,9 +206,17 @@ def sequential_search(draft: Puzzle, samples: int = MIN_SAMPLES, seed: int = VER
             behind = {e.action[0] for e in est[2:] if est[0].mean - e.mean - prune * e.diff_stderr > MARGIN}
             active = [i for i in active if i not in behind]
     for i in range(len(cands)):  # the pruned candidates, on the deals they missed
-        for det in deals[len(values[i]):]:
-            play(i, det)
+        if len(values[i]) < n:
+            values[i] += engine.sample_values_from(root, seat, [cands[i]], len(values[i]), n, seed)[0]
     return summarize(cands, values), n, len(cands)
+
+
+def _engine() -> Any:
+    """The search's functions: the compiled copy's where it is built (:mod:`canasta_tutor.native`; the same
+    values, deal by deal), else the pure ones."""
+    from ...bots import expert, native
+
+    return native.engine() or expert
 
 
 def _draft(state: State, seat: int, seed: int, ply: int, solution: str) -> Puzzle | None:
@@ -345,37 +347,6 @@ def append_records(path: Path | str, records: list[str]) -> None:
         append_atomic(path, "".join("\n" + r for r in records))
 
 
-def _job(args: tuple[int, int, int | None, frozenset[str]]) -> MineResult:
-    seed, samples, screen, skip = args
-    return mine_game(seed, samples=samples, screen=screen, skip=skip)
-
-
-def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int | None = None,
-        out: str | None = None, on_game: Callable[[MineResult], None] | None = None) -> Iterator[MineResult]:
-    """Mine the games of ``seeds`` in ``workers`` processes; each game's new records (not
-    near-duplicates of earlier ones, nor of those already in ``out``) are appended to ``out``
-    as the game finishes, in the order the games end.  Yields each game's result with only
-    its new records."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    seen, ids = existing_keys(out) if out else (set(), set())
-    skip = frozenset(seen)
-    jobs = [(s, samples, screen, skip) for s in seeds]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_job, job) for job in jobs]
-        for done in as_completed(futures):  # as each game ends, so a stopped run loses no finished game
-            r = done.result()
-            fresh = [(k, rec) for k, rec in zip(r.keys, r.records, strict=True)
-                     if k not in seen and rec.split("\n", 1)[0][len("puzzle: "):] not in ids]
-            seen.update(k for k, _ in fresh)
-            r.keys, r.records = [k for k, _ in fresh], [rec for _, rec in fresh]
-            if out:
-                append_records(out, r.records)
-            if on_game is not None:
-                on_game(r)
-            yield r
-
-
-__all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish", "run",
+__all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish",
            "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES",
            "stop_z", "PUZZLE_PRICE", "refresh_themes"]
