@@ -39,10 +39,10 @@ What it holds (schema version 4; a version 1, 2 or 3 file is migrated when opene
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "progress.sqlite3")
 >>> with ProgressStore(path) as store:
-...     _ = store.record(Attempt(learner="ada", lesson="freezing", level="wild-card", status="passed", stars=2))
-...     store.add_to_class("monday", "ada")
-...     store.stars_for("ada"), store.class_members("monday")
-({('freezing', 'wild-card'): 2}, ['ada'])
+...     _ = store.record(Attempt(learner="s01", lesson="freezing", level="wild-card", status="passed", stars=2))
+...     store.add_to_class("monday", "s01")
+...     store.stars_for("s01"), store.class_members("monday")
+({('freezing', 'wild-card'): 2}, ['s01'])
 """
 
 from __future__ import annotations

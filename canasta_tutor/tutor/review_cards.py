@@ -19,11 +19,11 @@ play) has no table: :func:`playable_level` says so, and it stays in the lesson's
 >>> from .progress import Attempt, ProgressStore
 >>> missed, now = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc), datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 >>> with ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3")) as store:
-...     _ = store.record(Attempt("ada", "puzzles", "c11-show-then-take", "failed", kind="puzzle",
+...     _ = store.record(Attempt("s01", "puzzles", "c11-show-then-take", "failed", kind="puzzle",
 ...                              finished=missed.isoformat()))
-...     t = open_puzzle(store, "ada", "c11-show-then-take", explain=None, now=now)
+...     t = open_puzzle(store, "s01", "c11-show-then-take", explain=None, now=now)
 ...     t.handle({"intent": "play", "text": "take 9 9 9"})
-...     a = puzzle_answer(store, "ada", t, now=now)
+...     a = puzzle_answer(store, "s01", t, now=now)
 'Solved: take 9 9 9 is the answer.'
 >>> a.solved, a.rating, a.card is not None and a.card.reviews
 (True, 'Good', 2)

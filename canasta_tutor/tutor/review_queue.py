@@ -30,9 +30,9 @@ of the same item puts it back.
 >>> from .progress import Attempt, ProgressStore
 >>> t0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 >>> with ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3")) as store:
-...     _ = store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", finished=t0.isoformat()))
-...     [(c.kind, c.item, str(c.due - t0)) for c in queue(store, "ada", now=t0)]
-...     sync(store, "ada", now=t0)
+...     _ = store.record(Attempt("s01", "puzzles", "c01", "failed", kind="puzzle", finished=t0.isoformat()))
+...     [(c.kind, c.item, str(c.due - t0)) for c in queue(store, "s01", now=t0)]
+...     sync(store, "s01", now=t0)
 [('puzzle', 'c01', '0:01:00')]
 1
 """

@@ -247,14 +247,19 @@ class QueuePanel(anywidget.AnyWidget):
         self._sync()
         return self._message
 
-    def _level_over(self) -> None:
+    def _card_over(self) -> None:
+        """The puzzle or level card being played has ended: its attempt rates the card (the store's own
+        rating, :mod:`~canasta_tutor.tutor.review_cards`), and the panel says so."""
         from ..tutor.progress import ProgressStoreError
-        from ..tutor.review_cards import level_answer
+        from ..tutor.review_cards import level_answer, puzzle_answer
 
-        assert self._level is not None
         self._status = "answered"
         try:
-            a = level_answer(self._card_store, self.learner, self._level, self.now)
+            if self._puzzle is not None:
+                a = puzzle_answer(self._card_store, self.learner, self._puzzle, self.now)
+            else:
+                assert self._level is not None
+                a = level_answer(self._card_store, self.learner, self._level, self.now)
         except ProgressStoreError as e:
             self._message = f"Not rated: {e}"
             self._sync()
@@ -267,33 +272,18 @@ class QueuePanel(anywidget.AnyWidget):
         self._message = f"{'Solved' if solved else 'Missed'} ({rating}){due}."
         self._sync()
 
-    def _puzzle_over(self) -> None:
-        from ..tutor.progress import ProgressStoreError
-        from ..tutor.review_cards import puzzle_answer
-
-        assert self._puzzle is not None
-        self._status = "answered"
-        try:
-            a = puzzle_answer(self._card_store, self.learner, self._puzzle, self.now)
-        except ProgressStoreError as e:
-            self._message = f"Not rated: {e}"
-            self._sync()
-            return
-        self._answer = a.to_dict()
-        self._rated(a.solved, a.rating, a.card)
-
     def _on_table(self, _change: dict[str, Any]) -> None:
         if self._status != "card":
             return
         if self._puzzle is not None:
             if self._puzzle.run.over:
-                self._puzzle_over()
+                self._card_over()
             else:
                 self._sync()  # a hint taken: the panel shows it
             return
         if self._level is not None:
             if self._level.over:
-                self._level_over()
+                self._card_over()
             else:
                 self._sync()
             return
