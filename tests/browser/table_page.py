@@ -45,11 +45,12 @@ SELECTED = re.compile(r"\bct-selected\b")
 
 
 class Table:
-    """The first CanastaTable widget on the page."""
+    """The first CanastaTable widget on the page (of ``variant``'s, when it is given)."""
 
-    def __init__(self, page):
+    def __init__(self, page, variant: str | None = None):
         self.page = page
-        self.root = page.locator(".jp-OutputArea-output .ct-root").first
+        has = "" if variant is None else f':has(.ct-table[data-variant="{variant}"])'
+        self.root = page.locator(f".jp-OutputArea-output .ct-root{has}").first
         self.timings: list[float] = []
         self.last: dict = {}  # the first re-render after the last click: rev, pile top and hand
         self.kinds: list[str] = []  # what each timed click was: a card, or a button's intent

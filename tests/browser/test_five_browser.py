@@ -14,7 +14,7 @@ import json
 
 import pytest
 from playwright.sync_api import expect
-from table_page import kernel_print
+from table_page import Table, kernel_print
 from test_samba_browser import _write_notebook
 
 from canasta_tutor.notation.position import parse_position
@@ -40,24 +40,14 @@ W: 11
 """
 
 
-class FiveTable:
+class FiveTable(Table):
     """The five-handed table on the page; each click waits for Python's next view (``data-rev`` grew)."""
 
     def __init__(self, page):
-        self.page = page
-        self.root = page.locator('.jp-OutputArea-output .ct-root:has(.ct-table[data-variant="five-handed"])')
+        super().__init__(page, "five-handed")
         self.table = self.root.locator(".ct-table")
 
-    def loc(self, selector: str):
-        return self.root.locator(selector)
-
-    def button(self, intent: str):
-        return self.loc(f'.ct-btn[data-intent="{intent}"]')
-
-    def codes(self) -> list[str]:
-        return self.loc(".ct-my-hand .ct-card").evaluate_all("els => els.map(e => e.dataset.card)")
-
-    def click(self, locator) -> None:
+    def click(self, locator) -> None:  # waits for Python's next view, untimed (Table.click times it)
         rev = int(self.table.get_attribute("data-rev") or 0)
         locator.click()
         self.page.wait_for_function(
