@@ -1860,6 +1860,12 @@ class State:
                 self.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
                                           [c for c in cards if is_wild(CARD_KIND[c])]]
 
+    def set_packets(self, packets: list[list[int]]) -> None:
+        """Put face-down packets in front of the seats (a state rebuilt from an observation): a variant whose
+        players have packets (Pennies from Heaven, R-PEN-3) keeps them; no other variant has any."""
+        if any(packets):
+            raise ValueError(f"the variant {self.variant.name!r} has no packets")
+
     def cards_everywhere(self) -> list[int]:
         """Every physical card id in the state (for invariant checks)."""
         out: list[int] = []

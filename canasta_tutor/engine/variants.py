@@ -21,8 +21,9 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
 >>> try:
 ...     get_variant("seven-handed")
 ... except UnknownVariantError as e:
-...     print(e)
-'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed
+...     print(e)  # doctest: +NORMALIZE_WHITESPACE
+'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba,
+five-handed, pennies
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -79,6 +80,9 @@ class Bonuses:
     ten_canastas: int = 0
     #: a canasta of deuces, for the side that goes out only (in place of the R-CAN-2 bonus; R-ITAL-10)
     deuce_canasta: int = 0
+    #: Pennies from Heaven's canastas of wild cards and of sevens (R-PEN-8); 0 where a variant has none
+    wild_canasta: int = 0
+    sevens_canasta: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,11 @@ class Variant:
     #: ``""``: every player has a seat
     reserve: str = ""
     reserve_side: int = 1
+    #: Pennies from Heaven (R-PEN-3, R-PEN-4): the cards of each player's face-down packet (0: none)
+    packet_size: int = 0
+    #: wild cards may be melded on their own, as a meld kept under the rank of deuces that holds jokers and
+    #: deuces alike (R-PEN-7); the notation writes it ``meld 2 2 JK``
+    wild_melds: bool = False
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -265,6 +274,14 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="five-handed", rule_area="FIVE", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
                 hand_size=11, draw=1, canastas_to_go_out=1, rules="five", reserve="F", reserve_side=1,
                 hint_playouts=1600, playout_turns=8),
+        # Pennies from Heaven (R-PEN-1..14): six players in two sides of three sitting alternately (seats N, E, P,
+        # S, W, Q; sides NPW and ESQ), four packs and eight jokers, 13 cards and a packet of 11 face down each
+        Variant(name="pennies", rule_area="PEN", players=6, seats="NEPSWQ", sides=(0, 1, 0, 1, 0, 1), packs=4,
+                jokers=8, hand_size=13, draw=2, canastas_to_go_out=4,
+                minimum_bands=((0, 50), (500, 90), (1000, 120), (1500, 150)),
+                bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 500, 600, 700, 1000), wild_canasta=1000,
+                                sevens_canasta=1500),
+                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, wild_melds=True),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]
