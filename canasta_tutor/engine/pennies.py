@@ -56,6 +56,13 @@ from .scoring import HandResult, SideScore
 from .state import DRAW, MELD, Action, State, register_rules
 from .variants import Variant, get_variant
 
+def wild_meld_action(deuces: int, jokers: int) -> Action:
+    """The action that starts a meld of wild cards with these cards (R-PEN-7), as the notation writes it:
+    ``meld 2 2 JK`` is ``("meld", DEUCE, 2, 1, 0)``, and ``meld JK JK JK``, with no deuce, is
+    ``("meld", JOKER, 0, 3, 0)``; the meld itself is kept under the rank of deuces either way."""
+    return ("meld", DEUCE, deuces, jokers, 0) if deuces else ("meld", JOKER, 0, jokers, 0)
+
+
 class PenniesState(State):
     """The state of Pennies from Heaven: a classic state, ``packets`` (each seat's face-down cards), and the
     rules of R-PEN-1..14 in the checks and moves it overrides."""
@@ -156,7 +163,7 @@ class PenniesState(State):
         else:
             for d in range(3, -1, -1):
                 if d <= nd and 3 - d <= nj:
-                    out.append(("meld", DEUCE, d, 3 - d, 0))
+                    out.append(wild_meld_action(d, 3 - d))
         return out
 
     # -------------------------------------------------------------- checks
@@ -194,7 +201,7 @@ class PenniesState(State):
                       base: tuple[list[int], dict[int, tuple[int, int]]] | None = None) -> tuple[str, str] | None:
         k = a[1]
         melds = self.melds[self.sides[seat]]
-        if k == DEUCE:
+        if k == DEUCE or (a[0] == "meld" and k == JOKER and not a[2] and not a[4]):
             return self._why_not_wild_meld(seat, a)
         if a[0] == "add" and k in melds:
             m = melds[k]
@@ -282,7 +289,7 @@ class PenniesState(State):
     # --------------------------------------------------------------- apply
     def apply_unchecked(self, a: Action) -> None:
         verb = a[0]
-        if (verb == "meld" or verb == "add") and a[1] == DEUCE:
+        if (verb == "meld" or verb == "add") and (a[1] == DEUCE or (verb == "meld" and a[1] == JOKER)):
             self.history.append(a)
             seat = self.turn
             hand = self.hands[seat]
@@ -470,4 +477,5 @@ def pennies_hand_end(state: PenniesState, got: Sequence[int]) -> list[str]:
 
 
 __all__ = ["PenniesState", "SEVEN", "CANASTA", "KINDS", "canasta_kind", "kinds_mask", "missing_kinds",
-           "can_go_out_pennies", "natural_meld_points", "pennies_invariants", "pennies_hand_end", "FOUR_KINDS_DOWN"]
+           "can_go_out_pennies", "natural_meld_points", "pennies_invariants", "wild_meld_action", "pennies_hand_end",
+           "FOUR_KINDS_DOWN"]
