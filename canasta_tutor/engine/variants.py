@@ -281,7 +281,10 @@ VARIANTS: Final[dict[str, Variant]] = {
                 minimum_bands=((0, 50), (500, 90), (1000, 120), (1500, 150)),
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 500, 600, 700, 1000), wild_canasta=1000,
                                 sevens_canasta=1500),
-                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, wild_melds=True),
+                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, wild_melds=True,
+                # its legal actions go through the full check (as Italian Canasta's) and a round is six turns: a
+                # playout cut off after two rounds, and a budget that keeps its hint near classic's latency
+                hint_playouts=300, playout_turns=12),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]
