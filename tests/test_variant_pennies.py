@@ -246,3 +246,17 @@ from canasta_tutor.engine.cards import CARD_VALUE  # noqa: E402
 from canasta_tutor.engine.options import RuleOptions  # noqa: E402
 
 PEN_OPTIONS = RuleOptions()
+
+
+def test_the_first_pennies_lesson_checks_and_the_classic_course_stays(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-PEN-4, R-PEN-7, R-PEN-9: the lesson on the packet, the wild meld and the sevens passes `lesson check`
+    (every level's solution reaches its goal on the engine), in a folder of its own, outside the classic
+    course's twelve lessons."""
+    from pathlib import Path
+
+    from canasta_tutor.cli.main import main
+
+    root = Path(__file__).resolve().parent.parent / "lessons"
+    assert main(["lesson", "check", str(root / "pennies" / "01-pennies-first.toml")]) == 0
+    assert "3 levels checked" in capsys.readouterr().out
+    assert len(sorted(root.glob("*.toml"))) == 12
