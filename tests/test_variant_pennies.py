@@ -260,3 +260,13 @@ def test_the_first_pennies_lesson_checks_and_the_classic_course_stays(capsys: py
     assert main(["lesson", "check", str(root / "pennies" / "01-pennies-first.toml")]) == 0
     assert "3 levels checked" in capsys.readouterr().out
     assert len(sorted(root.glob("*.toml"))) == 12
+
+
+def test_a_step_that_takes_up_the_packet_reveals_hidden_cards() -> None:
+    """R-PEN-4: the step that lays a canasta's seventh card while the player's packet is face down brings cards
+    nobody has seen into the hand, so the hint's plan stops there (as at Italian Canasta's face-down pile)."""
+    state = position("KC 5C 5D 9S", "KS KH KD KC KS KH", s_packet=11)
+    assert state.reveals_hidden(parse_action("add K"))
+    assert not state.reveals_hidden(parse_action("discard 5"))
+    taken = position("KC 5C 5D 9S", "KS KH KD KC KS KH; QS QH QD QC QS QH QD")
+    assert not taken.reveals_hidden(parse_action("add K"))

@@ -388,6 +388,22 @@ class PenniesState(State):
             if m is not None:
                 self.melds[side][DEUCE] = [m[0] + m[1], []]
 
+    def packet_count(self, seat: int) -> int:
+        return len(self.packets[seat])
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """A step that completes a canasta while the player's packet is face down takes the packet up (R-PEN-4)."""
+        if super().reveals_hidden(action):
+            return True
+        if not self.packets[self.turn] or action[0] not in ("add", "take"):
+            return False
+        melds = self.melds[self.sides[self.turn]]
+        k = action[1]
+        m = melds.get(k)
+        size = 0 if m is None else len(m[0]) + len(m[1])
+        added = 1 if action[0] == "add" else 1 + action[2] + action[3] + action[4]
+        return size < CANASTA <= size + added
+
     def set_packets(self, packets: list[list[int]]) -> None:
         self.packets = [list(p) for p in packets]
 
