@@ -127,7 +127,7 @@ from ..engine.errors import ImpossiblePositionError, NotationError
 from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
 from ..engine.five import FiveState
-from ..engine.pennies import SEVEN as SEVEN_KIND, PenniesState
+from ..engine.pennies_melds import SEVEN as SEVEN_KIND
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
 from ..engine.samba import new_state
@@ -630,9 +630,9 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             raise ImpossiblePositionError(f"the hands given as counts need {need} cards, but only "
                                           f"{len(rest)} are left of the {variant.num_cards}",
                                           line_of(seats[counted[0]].lower()), seats[counted[0]])
-    if isinstance(state, PenniesState):
+    if variant.packet_size:
         # the packets, face down, are dealt with the hidden cards from the cards the position does not place
-        state.packets = [[-1] * n for n in packet_counts]  # (R-PEN-4)
+        state.set_packets([[-1] * n for n in packet_counts])  # (R-PEN-4)
     rng = random.Random(f"position/{seed}/{deal_no}")
     try:
         fill_hidden(state, counted, rest, rng, stock_top=stock_top,
@@ -1065,8 +1065,8 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"stock: {len(state.stock)} top {_cards_text(reversed(state.stock[fixed:]))}")
     else:
         lines.append(f"stock: {len(state.stock)}")
-    if isinstance(state, PenniesState):  # face down: a number each, for every reader (R-PEN-4)
-        lines.append("packets: " + " ".join(f"{seats[s]} {len(p)}" for s, p in enumerate(state.packets)))
+    if variant.packet_size:  # face down: a number each, for every reader (R-PEN-4)
+        lines.append("packets: " + " ".join(f"{seats[s]} {state.packet_count(s)}" for s in range(variant.players)))
     down = state.pile_hidden
     pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile) if i >= down]
     if down:  # the cards laid face down under the turned card (R-ITAL-3): a seat sees only their number
