@@ -320,8 +320,9 @@ def test_the_italian_hint_has_its_own_smaller_budget() -> None:
         assert v.hint_playouts is not None
         if name == "samba":
             assert v.playout_turns is None and v.hint_playouts < italian.hint_playouts
-        elif name == "pennies":  # checked listing and six seats: a budget of its own, under Italian's
-            assert v.playout_turns and DEFAULT_PLAYOUTS <= v.hint_playouts and plan_playouts(v) == PLAN_PLAYOUTS
+        elif name == "pennies":  # checked listing, six seats, large hands: a budget of its own, under Italian's
+            assert v.playout_turns and v.hint_playouts < italian.hint_playouts
+            assert plan_playouts(v) == PLAN_PLAYOUTS * v.hint_playouts // DEFAULT_PLAYOUTS
         elif name != "italian":
             assert v.playout_turns and v.hint_playouts > italian.hint_playouts
             assert v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS

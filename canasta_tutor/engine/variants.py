@@ -298,9 +298,10 @@ VARIANTS: Final[dict[str, Variant]] = {
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 500, 600, 700, 1000), wild_canasta=1000,
                                 sevens_canasta=1500),
                 target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, wild_melds=True,
-                # its legal actions go through the full check (as Italian Canasta's) and a round is six turns: a
-                # playout cut off after two rounds, and a budget that keeps its hint near classic's latency
-                hint_playouts=300, playout_turns=12),
+                # its legal actions go through the full check (as Italian Canasta's), a round is six turns and the
+                # hands are large: a playout cut off after two rounds costs several classic ones, and at 300 the
+                # hint's CPU p95 was 2.4 s (benchmarks/README.md); 120 brings it near a second
+                hint_playouts=120, playout_turns=12),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]
