@@ -270,3 +270,15 @@ def test_a_step_that_takes_up_the_packet_reveals_hidden_cards() -> None:
     assert not state.reveals_hidden(parse_action("discard 5"))
     taken = position("KC 5C 5D 9S", "KS KH KD KC KS KH; QS QH QD QC QS QH QD")
     assert not taken.reveals_hidden(parse_action("add K"))
+
+
+def test_the_hint_says_a_canasta_brings_the_packet() -> None:
+    """R-PEN-4, R-PEN-8: the hint's words for the seventh king name the kind's bonus and the packet it releases."""
+    from canasta_tutor.engine.observer import observe
+    from canasta_tutor.hint import hint
+
+    state = position("KC 5C 5D 9S", "KS KH KD KC KS KH", s_packet=11)
+    answer = hint(observe(state, "S"), seed=0)
+    assert answer.best == parse_action("add K")
+    words = " ".join(f.text for f in answer.facts)
+    assert "+500 (R-PEN-8)" in words and "your packet of 11 cards comes into your hand (R-PEN-4)" in words
