@@ -849,8 +849,9 @@ def _rules_out_mistake(loss: float, stderr: float) -> bool:
     return loss + (1 + Z95) * stderr < MISTAKE_LOSS
 
 
-def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
-    """The grade of a later step of the plan, or None where a look rules out a mistake: with the default
+def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> tuple[Grade | None, int]:
+    """The grade of a later step of the plan, or None where a look rules out a mistake, with the playouts the
+    looks asked for (the plan's checks spend at most :func:`plan_check_budget` of them). With the default
     race, a race of a quarter of its budget looks first; a step whose loss could still reach a mistake's
     (``MISTAKE_LOSS``) within the 95% interval of that look gets a second look, the step and the first look's
     best played on the same sampled deals, as many as the first look's playouts allow two moves (200 in
@@ -858,17 +859,22 @@ def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None)
     the second look cannot clear either is graded in full, by :func:`grade` itself; with ``samples``,
     :func:`grade` at once.  So the plan costs little more where its steps are plainly sound, and a step is
     never passed unless a look's interval rules out a mistake."""
+    spent = 0
     if samples is None and obs.variant.hint_few_deals is None:
         looks = max(1, race_budget(obs.variant) // SCREEN_SHARE)
         first = grade(obs, action, seed=seed, playouts=looks)
+        spent += looks
         if _rules_out_mistake(first.loss, first.stderr):
-            return None
+            return None, spent
         deals = looks // 2
         if first.deals < deals:
             gap, se = _paired(obs, state_from_observation(obs), [(first.best,), (action,)], deals, seed, None)
+            spent += 2 * deals
             if _rules_out_mistake(max(0.0, gap - se), se):
-                return None
-    return grade(obs, action, seed=seed, samples=samples)
+                return None, spent
+    full = grade(obs, action, seed=seed, samples=samples)
+    spent += race_budget(obs.variant) + 2 * full.deals if samples is None else 0
+    return full, spent
 
 
 def _prefixed(prefix: tuple, claim: tuple[tuple | None, int, tuple]) -> tuple[tuple | None, int, tuple]:
@@ -894,19 +900,38 @@ def check_hint_claim(state: State, claim: tuple[tuple | None, int, tuple]) -> st
     return check_claim(s, (move[-1] if len(move) > 1 else None, seat, action))
 
 
+def plan_check_budget(variant: Variant) -> int:
+    """The playouts the plan's checks of its later steps may ask for in all (``PLAN_CHECK_SHARE`` times the
+    race's budget): once they are spent, the plan stops before the next step with a choice, so no step is
+    shown unchecked and the hint's time stays bounded on a long turn (a count, not a clock: the same plan for a
+    seed on any machine)."""
+    return PLAN_CHECK_SHARE * race_budget(variant)
+
+
+#: the plan's checks may ask for this many times the race's playouts (see :func:`plan_check_budget`)
+PLAN_CHECK_SHARE = 2
+
+
 def _checked_plan(obs: Observation, state: State, plan: list[tuple], seed: int, samples: int | None) -> list[tuple]:
     """The plan with no later step that :func:`grade` calls a mistake or worse: each step with a choice is
     graded from the learner's observation before it (the same seed and samples as the hint); a step graded a
     mistake or a blunder is replaced by the graded best, and the rest of the turn is the rules of thumb's
-    line from there (or nothing, after a discard; the plan stops before a draw or an ask)."""
+    line from there (or nothing, after a discard; the plan stops before a draw or an ask).  With the default
+    race the checks spend at most :func:`plan_check_budget` playouts: the plan stops before the first step
+    with a choice left when they are spent."""
     steps = list(plan)
     s = _played(state, steps[:1])
+    budget_left = plan_check_budget(obs.variant) if samples is None else None
     i = 1
     while i < len(steps):
         a = steps[i]
         o = observe(s, obs.seat)
         if len(o.legal_actions) > 1 and a in o.legal_actions:
-            g = _step_grade(o, a, seed, samples)
+            if budget_left is not None and budget_left <= 0:
+                return steps[:i]
+            g, spent = _step_grade(o, a, seed, samples)
+            if budget_left is not None:
+                budget_left -= spent
             if g is not None and g.grade in ("mistake", "blunder"):
                 if g.best[0] in _STOPS:
                     return steps[:i]
