@@ -1878,7 +1878,7 @@ class State:
         return bool(self.melds[side])
 
     def black_threes_melded(self, side: int) -> int:
-        """How many black threes a side has melded (going out, R-MELD-9; 0: none)."""
+        """How many black threes a side has melded (going out, R-MELD-4; 0: none)."""
         meld = self.melds[side].get(BLACK_THREE)
         return len(meld[0]) if meld is not None else 0
 
