@@ -52,11 +52,6 @@ class BoliviaState(SambaState):
         assert isinstance(s, BoliviaState)
         return s
 
-    def _probe_copy(self) -> "BoliviaState":
-        s = SambaState._probe_copy(self)
-        s.__class__ = BoliviaState
-        return s  # type: ignore[return-value]
-
     # ------------------------------------------------------------ going out
     def side_escaleras(self, side: int) -> int:
         """A side's sequences of seven, escaleras (R-BOL-1)."""

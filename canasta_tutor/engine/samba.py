@@ -217,7 +217,7 @@ class SambaState(State):
     def _probe_copy(self) -> "SambaState":
         """A light copy for the turn look-ahead: only what melds and takes change is copied (the
         other seats' hands and the stock are shared, since the look-ahead never touches them)."""
-        s = SambaState.__new__(SambaState)
+        s = type(self).__new__(type(self))  # a subclass (Bolivia) probes as itself
         for name in SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS:  # shared; what the look-ahead changes follows
             setattr(s, name, getattr(self, name))
         seat = self.turn
