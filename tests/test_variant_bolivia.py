@@ -199,3 +199,18 @@ def test_seeded_self_play_breaks_no_invariant_R_BOL_1_R_BOL_8() -> None:
     for name in ("bolivia", "chile"):
         report = run_selfplay(hands=4, seed=11, variant=name)
         assert report.hands == 4 and report.violations == 0, report.messages
+
+
+def test_the_hint_names_a_bolivia_and_an_escalera_R_BOL_1_R_BOL_3_R_BOL_5() -> None:
+    """The hint's facts in Bolivia: a seventh wild card makes a bolivia (+2,500), a seventh card of a sequence an
+    escalera, and going out is told as needing an escalera among the two canastas."""
+    from canasta_tutor.engine.observer import observe
+    from canasta_tutor.hint.detectors import move_facts
+
+    s = position("JK TH 5S 7D", more="; JK JK 2S 2H 2D 2C; 4H 5H 6H 7H 8H 9H")
+    obs = observe(s, 2)
+    words = " ".join(f.text for f in move_facts(obs, ("put", 3, JOKER)))
+    assert "bolivia" in words and "2,500" in words and "R-BOL-3" in words
+    words = " ".join(f.text for f in move_facts(obs, ("put", 4, parse_kind("T"))))
+    assert "escalera" in words and "R-BOL-1" in words
+    assert "an escalera among them, enough to go out" in words and "R-BOL-5" in words
