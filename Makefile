@@ -100,12 +100,14 @@ chromium:
 
 # ruff over the code, tests and benchmarks; mypy over the package (settings in pyproject.toml); the layers'
 # import contract (import-linter, [tool.importlinter] in pyproject.toml) and the check that no private name is
-# imported across packages (tests/private_names.py: import-linter sees modules, not the names taken).
+# imported across packages (tests/private_names.py: import-linter sees modules, not the names taken), and that no
+# module outside the engine asks which variant it plays (tests/variant_questions.py).
 lint: $(STAMP)
 	$(BIN)/ruff check canasta_tutor tests benchmarks lite/build.py hatch_build_native.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tests/private_names.py
+	$(BIN)/python tests/variant_questions.py
 
 # Runs the steps in order; every step runs even if an earlier one
 # failed, and the target fails if any of them did.

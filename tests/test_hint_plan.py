@@ -139,3 +139,29 @@ def test_a_draw_has_no_plan():
     obs = _obs(HERE / "golden" / "hints" / "01-frozen-by-wild-card.txt")
     h = hint(obs, samples=8)
     assert h.best_text == "draw" and h.plan == ["draw"]
+
+
+def test_plan_checks_stop_the_plan_when_their_budget_is_spent(monkeypatch):
+    """The plan's checks ask for at most ``plan_check_budget`` playouts: once spent, the plan stops before the
+    next step with a choice, so no later step is shown unchecked (a count of playouts, the same on any machine)."""
+    import canasta_tutor.hint as hint_module
+
+    obs = _obs(TAKE_THEN_CANASTA)
+    full = hint(obs, seed=0)
+    assert len(expand_plan(full.plan)) > 1
+    checked: list[tuple] = []
+
+    def costly(o, action, seed, samples):  # every look spends the whole budget and rules out a mistake
+        checked.append(action)
+        return None, hint_module.plan_check_budget(o.variant)
+
+    monkeypatch.setattr(hint_module, "_step_grade", costly)
+    monkeypatch.setattr(hint_module, "_SEARCHES", type(hint_module._SEARCHES)())
+    h = hint(obs, seed=0)
+    steps = [parse_action(s) for s in expand_plan(h.plan)]
+    assert steps[0] == full.best
+    assert len(checked) == 1 and steps[1:] == checked  # one check, then the plan stops before the next choice
+    monkeypatch.setattr(hint_module, "PLAN_CHECK_SHARE", 0)
+    checked.clear()
+    assert hint(obs, seed=0).plan == [full.best_text] and not checked
+

@@ -17,6 +17,7 @@ from canasta_tutor.engine import render
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import private_names  # noqa: E402 - the lint script beside the tests
+import variant_questions  # noqa: E402 - likewise
 
 
 @pytest.mark.parametrize("old, new, names", [
@@ -78,3 +79,30 @@ def test_the_private_name_check_finds_an_offence(tmp_path):
     assert len(found) == 1
     assert "canasta_tutor.hint.words imports the private name _OTHER from canasta_tutor.engine.state" in found[0]
     assert private_names.main([str(root)]) == 1
+
+
+def test_no_module_outside_the_engine_asks_which_variant_it_plays():
+    """Issue 32: the layers above the engine read the variant's fields and the state's methods."""
+    assert variant_questions.questions(HERE.parent / "canasta_tutor") == []
+
+
+def test_the_variant_question_check_finds_each_kind_of_offence(tmp_path):
+    root = tmp_path / "canasta_tutor"
+    (root / "engine").mkdir(parents=True)
+    (root / "tutor").mkdir()
+    (root / "engine" / "samba.py").write_text("class SambaState:\n    sequences = True\n", encoding="utf-8")
+    (root / "tutor" / "view.py").write_text(
+        '"""SambaState and .sequences in a docstring are words, not questions."""\n'
+        "from ..engine.samba import SambaState\n"
+        "def f(state, obs):\n"
+        "    a = isinstance(state, SambaState)\n"
+        "    b = obs.variant.sequences\n"
+        "    return a or b or state.variant.name == 'samba'\n", encoding="utf-8")
+    found = variant_questions.questions(root)
+    assert [line.split(": ")[0:2] for line in found] == [
+        ["canasta_tutor/tutor/view.py:2", "imports SambaState"],
+        ["canasta_tutor/tutor/view.py:4", "names SambaState"],
+        ["canasta_tutor/tutor/view.py:5", "reads .sequences"],
+        ["canasta_tutor/tutor/view.py:6", "compares a variant's name or rules with a string"],
+    ]
+    assert variant_questions.main([str(root)]) == 1

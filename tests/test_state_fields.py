@@ -53,3 +53,32 @@ def test_samba_copies_its_own_melds_too():
     for side_copy, side in zip(copy.smelds, state.smelds, strict=True):
         for mine, theirs in zip(side_copy, side, strict=True):
             assert mine is not theirs and mine.cards() == theirs.cards()
+
+
+def test_the_state_made_from_an_observation_takes_every_declared_field_one_way():
+    """state_from_observation (canasta_tutor.bots.sampling) takes each declared field from the observation by
+    name, from the observation's cards, or as a new state sets it: each field in exactly one of its tables."""
+    from canasta_tutor.bots.sampling import AS_NEW, FROM_CARDS, FROM_OBSERVATION
+
+    ways = FROM_OBSERVATION + FROM_CARDS + AS_NEW
+    assert sorted(ways) == sorted(DECLARED)
+    assert len(set(ways)) == len(ways)
+
+
+@pytest.mark.parametrize("variant", ["classic", "italian", "samba", "five-handed"])
+def test_the_state_made_from_an_observation_has_its_public_fields(variant):
+    from canasta_tutor.bots.sampling import FROM_OBSERVATION, state_from_observation
+    from canasta_tutor.engine.observer import observe
+
+    state = _played(variant, 4, 50)
+    seat = state.actor
+    assert seat is not None
+    rebuilt = state_from_observation(observe(state, seat))
+    assert type(rebuilt) is type(state)
+    for name in FROM_OBSERVATION:
+        assert getattr(rebuilt, name) == getattr(state, name), name
+        if name in LIST_FIELDS:
+            assert getattr(rebuilt, name) is not getattr(state, name), name
+    assert sorted(rebuilt.hand(seat)) == sorted(state.hand(seat))
+    assert rebuilt.hand_size == state.hand_size and rebuilt.deal_no == state.deal_no
+    assert sorted(rebuilt.legal_actions()) == sorted(state.legal_actions())

@@ -234,7 +234,7 @@ def candidate_actions(state: State, seat: int, wide: bool = False) -> list[tuple
     strongest alternatives.  ``wide`` keeps more (for hints)."""
     legal = state.legal_actions()
     obs = observe_compact(state, seat, legal)
-    if state.variant.sequences:  # Samba's verbs and numbered melds have their own list
+    if state.variant.numbered_melds:  # numbered melds (Samba) and their verbs have their own list
         return samba_candidates(obs, wide)
     choice = decide(obs)[0]
     if len(legal) <= (8 if wide else 5):
@@ -521,7 +521,7 @@ class ExpertBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if state.variant.sequences:
+        if state.variant.numbered_melds:  # numbered melds (Samba): their own table and search
             return self._samba_act(state, seat)
         if state.phase == "meld":
             obs = observe_compact(state, seat, legal)

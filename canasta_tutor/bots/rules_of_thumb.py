@@ -170,7 +170,7 @@ class RulesOfThumbBot:
 
 def decide(v: Observation) -> tuple[tuple, list[str]]:  # noqa: C901 - one decision table
     """The bot's action for an observation of the seat to act, with the principles behind it."""
-    if v.variant.sequences:  # Samba's numbered melds and sequences have their own table
+    if v.variant.numbered_melds:  # numbered melds and sequences (Samba) have their own table
         return samba_decide(v)
     legal = v.legal_actions
     if len(legal) == 1:

@@ -30,10 +30,29 @@ from ..engine.cards import BLACK_THREE, CARD_KIND, NUM_CARDS, NUM_KINDS, RED_THR
 from ..engine.errors import ImpossiblePositionError
 from ..engine.hidden import fill_hidden, unseen_for
 from ..engine.observer import Observation
-from ..engine.state import State
+from ..engine.state import LIST_FIELDS, NESTED_FIELDS, SHARED_FIELDS, State
 from ..engine.samba import new_state
 
 _IDS = {NUM_CARDS: card_ids_by_code()}
+
+# How a state rebuilt from an observation takes each of the fields the state declares (SHARED_FIELDS,
+# LIST_FIELDS, NESTED_FIELDS in canasta_tutor.engine.state); a field the state adds must be put in one of these
+# three tables, or tests/test_state_fields.py fails.
+#: the observation's field of the same name (a new list for a list field)
+FROM_OBSERVATION: tuple[str, ...] = (
+    "dealer", "turn", "phase", "pending", "shown", "asked", "answer", "must_out", "melded_turn", "took_pack",
+    "totals", "deal_totals", "minimums", "initial", "first_turn_done", "has_melded", "history", "hand_results",
+)
+#: made here from the observation's cards, with the card ids this state deals: the hands (the seat's own,
+#: then the unseen cards), the table, the pile, the stock and what is known of each hand
+FROM_CARDS: tuple[str, ...] = (
+    "deal_no", "pile", "pile_hidden", "freeze_at", "red3", "melds", "b3_melded", "hands", "hand_size", "stock",
+    "known",
+)
+#: as the new state of the variant sets them: the rules and the variant's tables, the seed, and what an
+#: observation made at a decision leaves at its start value (the game's winner, the draw for seats, ...)
+AS_NEW: tuple[str, ...] = tuple(name for name in SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS
+                                if name not in FROM_OBSERVATION + FROM_CARDS)
 
 
 class _Ids:
@@ -59,25 +78,10 @@ def state_from_observation(obs: Observation) -> State:
     variant = obs.variant
     ids = _Ids(variant.num_cards)
     s = new_state(obs.options, 0, variant)
+    for name in FROM_OBSERVATION:  # the public facts, as the observation has them
+        value = getattr(obs, name)
+        setattr(s, name, list(value) if name in LIST_FIELDS else value)
     s.deal_no = len(obs.hand_results)
-    s.dealer = obs.dealer
-    s.totals = list(obs.totals)
-    s.deal_totals = list(obs.deal_totals)
-    s.minimums = list(obs.minimums)
-    s.turn = obs.turn
-    s.phase = obs.phase
-    s.initial = list(obs.initial)
-    s.pending = obs.pending
-    s.shown = obs.shown
-    s.asked = obs.asked
-    s.answer = obs.answer
-    s.must_out = obs.must_out
-    s.melded_turn = obs.melded_turn
-    s.took_pack = obs.took_pack
-    s.first_turn_done = list(obs.first_turn_done)
-    s.has_melded = list(obs.has_melded)
-    s.history = list(obs.history)
-    s.hand_results = list(obs.hand_results)
     s.pile = [ids.take(c) for c in obs.pile]  # the face-up cards; the face-down ones (R-ITAL-3) come below
     down = obs.pile_hidden
     s.freeze_at = obs.freeze_at + down if obs.freeze_at >= 0 else -1
@@ -140,4 +144,4 @@ def sample_hidden(state: State, seat: int, rng: random.Random) -> State | None:
         return None
 
 
-__all__ = ["state_from_observation", "sample_hidden"]
+__all__ = ["state_from_observation", "sample_hidden", "FROM_OBSERVATION", "FROM_CARDS", "AS_NEW"]

@@ -20,12 +20,11 @@ DIR`` does), and ``class assign`` copies those the assignment uses beside its no
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..tutor.assignments.spec import Assignment, AssignmentFormatError, course_folder_lessons, load_checked
+from .output import emit, note, wants_json
 
 
 def register(classes: Any, common: argparse.ArgumentParser) -> None:
@@ -70,17 +69,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             warnings += found
         except AssignmentFormatError as e:
             problems += e.problems
-    if getattr(args, "json", False):
-        print(json.dumps({"assignments": [_summary(a) for a in ok], "problems": [p.to_dict() for p in problems],
-                          "warnings": [w.to_dict() for w in warnings]},
-                         indent=None if getattr(args, "compact", False) else 2, ensure_ascii=False))
-    else:
-        for a in ok:
-            print(f"{a.file}: {a.id}: {len(a.items)} items, {a.points:g} points")
+    if ok or wants_json(args):  # (no line at all when no file could be read)
+        emit(args, {"assignments": [_summary(a) for a in ok], "problems": [p.to_dict() for p in problems],
+                    "warnings": [w.to_dict() for w in warnings]},
+             "\n".join(f"{a.file}: {a.id}: {len(a.items)} items, {a.points:g} points" for a in ok), ascii_only=False)
+    if not wants_json(args):  # with --json the problems and warnings are in the object
         for p in problems:
-            print(p, file=sys.stderr)
+            note(str(p))
         for w in warnings:
-            print(f"warning: {w}", file=sys.stderr)
+            note(f"warning: {w}")
     return 2 if problems else 0
 
 
@@ -91,10 +88,10 @@ def _load_or_report(file: str, course: str | None = None) -> Assignment | None:
         a, warnings = load_checked(file, course_folder_lessons(course))
     except AssignmentFormatError as e:
         for p in e.problems:
-            print(p, file=sys.stderr)
+            note(str(p))
         return None
     for w in warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        note(f"warning: {w}")
     return a
 
 
@@ -105,13 +102,10 @@ def cmd_assign(args: argparse.Namespace) -> int:
     if assignment is None:
         return 2
     written = write_course(assignment, Path(args.course), force=args.force)
-    if getattr(args, "json", False):
-        print(json.dumps({"assignment": _summary(assignment), "written": [str(p) for p in written]}))
-    else:
-        for path in written:
-            print(f"wrote {path}")
-        print(f"{assignment.id}: {len(assignment.items)} items, {assignment.points:g} points; next, in {args.course}: "
-              f"nbgrader generate_assignment {assignment.id}")
+    emit(args, {"assignment": _summary(assignment), "written": [str(p) for p in written]},
+         "\n".join([*(f"wrote {path}" for path in written),
+                    f"{assignment.id}: {len(assignment.items)} items, {assignment.points:g} points; next, in "
+                    f"{args.course}: nbgrader generate_assignment {assignment.id}"]))
     return 0
 
 
@@ -142,16 +136,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not args.no_store:
         with ProgressStore(course_path(course)) as store:
             new, old = record_attempts(results, store)
-    if getattr(args, "json", False):
-        print(json.dumps({"assignment": assignment.id, "points": assignment.points,
-                          "students": [{"student": r.student, "total": r.total,
-                                        "items": {g.item: g.score for g in r.grades},
-                                        "messages": {g.item: g.message for g in r.grades if g.message}}
-                                       for r in results],
-                          "gradebook": None if book is None else {"differences": lines, "fixed": fixed},
-                          "identical_logs": [{"item": i, "students": g} for i, g in copies],
-                          "store": None if args.no_store else {"new": new, "already": old}}))
-        return 1 if diffs else 0
+    data = {"assignment": assignment.id, "points": assignment.points,
+            "students": [{"student": r.student, "total": r.total,
+                          "items": {g.item: g.score for g in r.grades},
+                          "messages": {g.item: g.message for g in r.grades if g.message}}
+                         for r in results],
+            "gradebook": None if book is None else {"differences": lines, "fixed": fixed},
+            "identical_logs": [{"item": i, "students": g} for i, g in copies],
+            "store": None if args.no_store else {"new": new, "already": old}}
     out = ["items: " + "; ".join(f"{i.number} {i.id}" for i in assignment.items),
            "student\t" + "\t".join(str(i.number) for i in assignment.items) + "\ttotal"]
     for r in results:
@@ -178,5 +170,5 @@ def cmd_grade(args: argparse.Namespace) -> int:
         out.append("the gradebook agrees with the replay for every item")
     if not args.no_store:
         out.append(f"progress store {course_path(course)}: {new} attempts filed ({old} were there already)")
-    print(terminal_text("\n".join(out)))
+    emit(args, data, terminal_text("\n".join(out)))
     return 1 if diffs else 0

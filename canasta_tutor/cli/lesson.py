@@ -11,13 +11,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from .args import SEED, UsageError, ranged
-from .output import PROG, Parser, json_text, wants_json
+from .output import PROG, Parser, emit, note, wants_json
 from ..tutor.lessons.course import CourseError, copy_course, course_paths, lesson_files
 from ..tutor.lessons.loader import LessonFormatError, check_course, load_lesson
 from ..tutor.lessons.model import Lesson, Problem
@@ -69,10 +68,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     co.set_defaults(func=cmd_course)
 
 
-def _dump(args: argparse.Namespace, data: Any) -> None:
-    print(json_text(args, data, ascii_only=False))
-
-
 def _load_all(files: list[Path]) -> tuple[list[Lesson], list[Problem]]:
     lessons: list[Lesson] = []
     problems: list[Problem] = []
@@ -99,7 +94,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     skipped = [f for f in files if f.suffix.lower() == ".md"]
     files = [f for f in files if f not in skipped]
     for f in skipped:
-        print(f"{f}: skipped: a Markdown guide, not a lesson file (lessons are .toml)", file=sys.stderr)
+        note(f"{f}: skipped: a Markdown guide, not a lesson file (lessons are .toml)")
     lessons, problems = _load_all(files)
     problems += check_course(lessons)
     levels = sum(len(lesson.levels) for lesson in lessons)
@@ -109,20 +104,17 @@ def cmd_check(args: argparse.Namespace) -> int:
                 problems += check_level_play(lv, range(args.seeds))
     elapsed = time.perf_counter() - start
     cov = coverage(lessons) if args.coverage else {}
-    if wants_json(args):
-        data: dict[str, Any] = {"files": len(files), "lessons": len(lessons), "levels": levels,
-                                "errors": [p.to_dict() for p in problems], "seconds": round(elapsed, 3)}
-        if args.coverage:
-            data["coverage"] = cov
-        _dump(args, data)
-    else:
+    data: dict[str, Any] = {"files": len(files), "lessons": len(lessons), "levels": levels,
+                            "errors": [p.to_dict() for p in problems], "seconds": round(elapsed, 3)}
+    if args.coverage:
+        data["coverage"] = cov
+    if not wants_json(args):  # with --json the errors are in the object
         for p in problems:
-            print(str(p), file=sys.stderr)
-        if args.coverage:
-            for rule, where in cov.items():
-                print(f"{rule}: {', '.join(where)}")
-        status = f"{len(problems)} error{'s' if len(problems) != 1 else ''}" if problems else "ok"
-        print(f"{len(files)} files, {len(lessons)} lessons, {levels} levels checked in {elapsed:.2f} s: {status}")
+            note(str(p))
+    status = f"{len(problems)} error{'s' if len(problems) != 1 else ''}" if problems else "ok"
+    lines = [f"{rule}: {', '.join(where)}" for rule, where in cov.items()] if args.coverage else []
+    lines.append(f"{len(files)} files, {len(lessons)} lessons, {levels} levels checked in {elapsed:.2f} s: {status}")
+    emit(args, data, "\n".join(lines), ascii_only=False)
     return 2 if problems else 0
 
 
@@ -136,17 +128,17 @@ def _course_lessons(folder: str | None) -> list[Lesson]:
 
 def cmd_list(args: argparse.Namespace) -> int:
     lessons = _course_lessons(args.dir)
-    if wants_json(args):
-        _dump(args, {"lessons": [{"id": lesson.id, "title": lesson.title, "order": lesson.order,
-                                  "summary": lesson.summary,
-                                  "levels": [{"id": lv.id, "title": lv.title, "goal": lv.goal, "par": lv.par,
-                                              "generated": lv.generated} for lv in lesson.levels]}
-                                 for lesson in lessons]})
-        return 0
+    lines = []
     for lesson in lessons:
-        print(f"{lesson.id}: {lesson.title} ({len(lesson.levels)} levels)")
-        for n, lv in enumerate(lesson.levels, 1):
-            print(f"  {n:2}. {lv.id}: {lv.title}{'  [generated]' if lv.generated else ''}")
+        lines.append(f"{lesson.id}: {lesson.title} ({len(lesson.levels)} levels)")
+        lines += [f"  {n:2}. {lv.id}: {lv.title}{'  [generated]' if lv.generated else ''}"
+                  for n, lv in enumerate(lesson.levels, 1)]
+    emit(args, {"lessons": [{"id": lesson.id, "title": lesson.title, "order": lesson.order,
+                             "summary": lesson.summary,
+                             "levels": [{"id": lv.id, "title": lv.title, "goal": lv.goal, "par": lv.par,
+                                         "generated": lv.generated} for lv in lesson.levels]}
+                            for lesson in lessons]},
+         "\n".join(lines), ascii_only=False)
     return 0
 
 
@@ -190,26 +182,20 @@ def cmd_play(args: argparse.Namespace) -> int:
             "star_text": run.star_text()}
     if run.question is not None:
         data["score_lines"] = list(run.question.ids)
-    if wants_json(args):
-        _dump(args, data)
-    else:
-        print(f"{lesson.id}/{level.id}: {run.goal}")
-        if run.question is not None:
-            print(f"answer with --answer, one number per line: {', '.join(run.question.ids)}")
-        for line in run.opening:
-            print(f"  {line}")
-        for r in results:
-            mark = ("wrong" if r.wrong else "ok") if r.accepted else ("refused" if r.counted else "not counted")
-            print(f"> {r.text}  [{mark}]")
-            for line in r.feedback:
-                print(f"  {line}")
-            for line in r.replies:
-                print(f"  {line}")
-        what = "answers" if run.question is not None else "actions"
-        print(f"status: {run.status}, stars: {run.stars()}, {what}: {run.tries} (par {level.par})")
-        if run.star_text():
-            print(run.star_text())
-        print(run.position().rstrip("\n"))
+    lines = [f"{lesson.id}/{level.id}: {run.goal}"]
+    if run.question is not None:
+        lines.append(f"answer with --answer, one number per line: {', '.join(run.question.ids)}")
+    lines += [f"  {line}" for line in run.opening]
+    for r in results:
+        mark = ("wrong" if r.wrong else "ok") if r.accepted else ("refused" if r.counted else "not counted")
+        lines.append(f"> {r.text}  [{mark}]")
+        lines += [f"  {line}" for line in (*r.feedback, *r.replies)]
+    what = "answers" if run.question is not None else "actions"
+    lines.append(f"status: {run.status}, stars: {run.stars()}, {what}: {run.tries} (par {level.par})")
+    if run.star_text():
+        lines.append(run.star_text())
+    lines.append(run.position().rstrip("\n"))
+    emit(args, data, "\n".join(lines), ascii_only=False)
     return 0
 
 
@@ -229,10 +215,8 @@ def _play_one(run: Any, text: str) -> list[Any]:
 def cmd_course(args: argparse.Namespace) -> int:
     dest = Path(args.dir)
     written = copy_course(dest, force=args.force)
-    if wants_json(args):
-        _dump(args, {"dir": str(dest), "files": [str(p.relative_to(dest)) for p in written]})
-    else:
-        print(f"copied {len(written)} files into {dest}")
+    emit(args, {"dir": str(dest), "files": [str(p.relative_to(dest)) for p in written]},
+         f"copied {len(written)} files into {dest}", ascii_only=False)
     return 0
 
 

@@ -8,7 +8,7 @@ Input files are read within limits (see :mod:`canasta_tutor.notation.textinput`)
 on the command line are range-checked, and a closed pipe (``| head``) ends the
 command quietly.
 
-The other modules' subcommands are listed in :data:`SUBCOMMANDS`; what they share (the parser, the
+Every subcommand is registered through the one list :data:`SUBCOMMANDS`; what they share (the parser, the
 output) is in :mod:`.output`.
 
 >>> main(["deal", "--seed", "3"])  # doctest: +ELLIPSIS
@@ -21,7 +21,6 @@ seed: 3
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sqlite3
 import sys
@@ -30,7 +29,7 @@ from typing import Any, Callable, Sequence
 from ..notation.actions import format_action, parse_action
 from . import classes, lesson, progress, puzzles, review
 from .args import COUNT, SCORE, SEED, WORKERS, UsageError, ranged
-from .output import PROG, Parser, emit
+from .output import PROG, Parser, emit, emit_error, note, wants_json
 from ..engine.errors import CanastaError, IllegalActionError, NotationError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
@@ -120,10 +119,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             state.apply(action)
         except IllegalActionError as e:
-            if args.json:
-                print(json.dumps({"error": e.reason, "rule": e.rule, "action": text,
-                                  "canonical": format_action(action)}))
-            print(f"illegal action {text!r}: {e.reason} [{e.rule}]", file=sys.stderr)
+            emit_error(wants_json(args), {"error": e.reason, "rule": e.rule, "action": text,
+                                          "canonical": format_action(action)},
+                       f"illegal action {text!r}: {e.reason} [{e.rule}]")
             return 1
     position = _format_position(state)
     emit(args, {"position": position, "actor": state.current_seat, "phase": state.phase,
@@ -163,8 +161,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
           "\n".join(lines))
     if not ok:
         assert record.result is not None
-        print(f"{PROG}: result line {record.result_line} disagrees: the record says {by_side(record.result)}, "
-              f"the actions give {by_side(state.totals)}", file=sys.stderr)
+        note(f"{PROG}: result line {record.result_line} disagrees: the record says {by_side(record.result)}, "
+             f"the actions give {by_side(state.totals)}")
         return 1
     return 0
 
@@ -255,6 +253,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
+    for add in SUBCOMMANDS:
+        add(sub, common)
+    return p
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add this module's own subcommands: deal, legal, play, replay, selfplay, hint and match."""
     d = sub.add_parser("deal", parents=[common], help="print the position right after a seeded deal")
     d.add_argument("--seed", type=SEED, default=0, help="the game's seed (default 0)")
     d.add_argument("--score-ns", type=SCORE, default=0, metavar="N", help="NS total before the deal")
@@ -317,16 +322,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     m.set_defaults(func=cmd_match)
-    for add in SUBCOMMANDS:
-        add(sub, common)
-    return p
 
 
-#: The subcommands of the other modules of this package, the one list: each is called as ``add(subparsers,
-#: common)`` by :func:`build_parser`, where ``common`` is the parent parser holding ``--json`` and
-#: ``--compact``.  It adds its parser (of the class :class:`~.output.Parser`) and sets ``func`` (``args -> exit
+#: Every subcommand, the one list (this module's own first, then the other modules'): each is called as
+#: ``add(subparsers, common)`` by :func:`build_parser`, where ``common`` is the parent parser holding ``--json``
+#: and ``--compact``.  It adds its parser (of the class :class:`~.output.Parser`) and sets ``func`` (``args -> exit
 #: code``) with ``set_defaults``.
 SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
+    register,  # deal, legal, play, replay, selfplay, hint, match
     lesson.register,  # lesson and course
     puzzles.register,  # puzzles
     classes.register,  # class (the teacher's tools)
@@ -366,7 +369,7 @@ def _main(argv: Sequence[str] | None, watched: "_Watched") -> int:
             sys.stdout.flush()
             return int(e.code or 0) if isinstance(e.code, int) or e.code is None else 2
         except KeyboardInterrupt:
-            print(f"{PROG}: interrupted", file=sys.stderr)
+            note(f"{PROG}: interrupted")
             return 130
         except BrokenPipeError:
             raise
@@ -377,14 +380,10 @@ def _main(argv: Sequence[str] | None, watched: "_Watched") -> int:
             if watched.failed is not None:
                 # the output itself cannot be written (`> /dev/full`, a full disk): say so on stderr only
                 _silence_stdout()
-                print(f"{PROG}: error: cannot write the output: {watched.failed.strerror or watched.failed}",
-                      file=sys.stderr)
+                note(f"{PROG}: error: cannot write the output: {watched.failed.strerror or watched.failed}")
                 return 2
             message = _one_line(e)
-        if json_wanted:
-            print(json.dumps({"error": message}))
-            sys.stdout.flush()
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        emit_error(json_wanted, {"error": message}, f"{PROG}: error: {message}")
         return 2
     except BrokenPipeError:
         # the reader went away (`| head`): stop quietly, as a pipe close is not an error

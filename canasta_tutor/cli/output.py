@@ -1,11 +1,13 @@
 """What every ``canasta-tutor`` subcommand shares: the program's name, the argument parser whose errors are
 one line, and the one way to print a result (its JSON object with ``--json``, one line with ``--compact``,
-else its text)."""
+else its text) or an error (its JSON object on one line on stdout with ``--json``, and its text on stderr
+always)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any, NoReturn
 
 from .args import UsageError
@@ -38,4 +40,18 @@ def emit(args: argparse.Namespace, data: Any, text: str, ascii_only: bool = True
     print(json_text(args, data, ascii_only) if wants_json(args) else text)
 
 
-__all__ = ["PROG", "Parser", "wants_json", "json_text", "emit"]
+def emit_error(json_wanted: bool, data: dict[str, Any], text: str) -> None:
+    """Report an error: ``data`` as one JSON line on stdout when ``--json`` was asked (a machine reads the
+    error where it reads results), and ``text`` on stderr in every case."""
+    if json_wanted:
+        print(json.dumps(data))
+        sys.stdout.flush()
+    print(text, file=sys.stderr)
+
+
+def note(text: str) -> None:
+    """A problem or warning beside a command's result, on stderr (never part of its JSON)."""
+    print(text, file=sys.stderr)
+
+
+__all__ = ["PROG", "Parser", "wants_json", "json_text", "emit", "emit_error", "note"]

@@ -45,7 +45,7 @@ sets is a step of the meld phase and moves no card from the hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import (
@@ -91,6 +91,7 @@ _SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon", "wild"
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
            "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3, "wild": 3}
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))
+_ACE = 10  # the highest kind a sequence reaches (kinds 0..10 are 4 up to the ace)
 
 
 class SambaMeld:
@@ -244,6 +245,30 @@ class SambaState(State):
     def samba_melds(self, side: int) -> list[SambaMeld]:
         """A side's melds, in the order made (a meld's number is its index here)."""
         return self.smelds[side]
+
+    def listed_melds(self, side: int) -> list[SambaMeld]:
+        return self.smelds[side]
+
+    def has_table_melds(self, side: int) -> bool:
+        return bool(self.smelds[side])
+
+    def black_threes_melded(self, side: int) -> int:
+        return sum(len(m.naturals) for m in self.smelds[side] if m.suit < 0 and m.kind == BLACK_THREE)
+
+    def sequence_suit(self, cards: Sequence[int]) -> int | None:
+        """A sequence is three to seven natural cards of one suit in a row, from 4 up to the ace (R-SAMBA-3)."""
+        kinds = sorted(CARD_KIND[c] for c in cards)
+        suits = {CARD_SUIT[c] for c in cards}
+        if (any(is_wild(k) for k in kinds) or len(suits) != 1 or not 3 <= len(kinds) <= SAMBA_LENGTH
+                or kinds[-1] > _ACE or kinds != list(range(kinds[0], kinds[0] + len(kinds)))):
+            return None
+        return suits.pop()
+
+    def lay_meld(self, side: int, naturals: list[int], wilds: list[int], suit: int = -1) -> None:
+        """Samba's melds go on the side's numbered list, a sequence's cards in ascending order."""
+        if suit >= 0:
+            naturals = sorted(naturals, key=lambda c: CARD_KIND[c])
+        self.smelds[side].append(SambaMeld(suit, naturals, wilds))
 
     def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
         """The observing seat's hand with its suits: a sequence's cards are of one suit (R-SAMBA-3)."""

@@ -40,7 +40,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import compress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .cards import (
     BLACK_THREE,
@@ -183,6 +183,27 @@ LIST_FIELDS: tuple[str, ...] = (
 #: ... and *nested* when its lists hold lists: the hands (by seat, then kind), the melds (by side, then kind:
 #: naturals and wild cards), the red threes and the cards known in each hand, each copied by its shape.
 NESTED_FIELDS: tuple[str, ...] = ("hands", "melds", "red3", "known")
+
+
+class ListedMeld(Protocol):
+    """One meld of a variant whose melds are named by number (:attr:`Variant.numbered_melds`), as
+    :meth:`State.listed_melds` gives it: a set (``suit == -1``: ``naturals`` of one rank and ``wilds``) or a
+    sequence (``suit`` 0..3: ``naturals`` of that suit in ascending order).  Samba's
+    :class:`~canasta_tutor.engine.samba.SambaMeld` is one."""
+
+    suit: int
+    naturals: list[int]
+    wilds: list[int]
+
+    @property
+    def is_sequence(self) -> bool: ...
+    @property
+    def kind(self) -> int: ...
+    @property
+    def high(self) -> int: ...
+    @property
+    def is_canasta(self) -> bool: ...
+    def __len__(self) -> int: ...
 
 
 class State:
@@ -1845,6 +1866,32 @@ class State:
     def _repr_html_(self) -> str | None:
         return render.state_html(self)
 
+    # -------------------------------------------------------------- a variant's melds, for the layers above
+    # The notation, the bots, the hint and the tutor ask these (and the variant's fields), never the state's class.
+    def listed_melds(self, side: int) -> Sequence[ListedMeld]:
+        """A side's melds as a list in the order made, a meld's number its index, where the variant names
+        melds by number (:attr:`Variant.numbered_melds`); empty where melds are keyed by rank in ``melds``."""
+        return ()
+
+    def has_table_melds(self, side: int) -> bool:
+        """Whether a side has any meld on the table."""
+        return bool(self.melds[side])
+
+    def black_threes_melded(self, side: int) -> int:
+        """How many black threes a side has melded (going out, R-MELD-4; 0: none)."""
+        meld = self.melds[side].get(BLACK_THREE)
+        return len(meld[0]) if meld is not None else 0
+
+    def sequence_suit(self, cards: Sequence[int]) -> int | None:
+        """The suit (0..3 for S, H, D, C) of the sequence these cards make under this state's rules, or
+        None when they make none: in classic Canasta, never (every meld is a set of one rank)."""
+        return None
+
+    def lay_meld(self, side: int, naturals: list[int], wilds: list[int], suit: int = -1) -> None:
+        """Put a meld on a side's table as it is, unchecked (a position being read): a set of the naturals'
+        rank (``suit`` -1) or a sequence of ``suit``; classic melds are keyed by rank, one per rank."""
+        self.melds[side][CARD_KIND[naturals[0]]] = [naturals, wilds]
+
     # -------------------------------------------------------------- rebuilt from an observation
     def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
         """The observing seat's hand, as the codes a state rebuilt from ``obs`` (an :class:`Observation`) is
@@ -1940,6 +1987,6 @@ CHAIN_KINDS = {
     "wild_only": frozenset((DEUCE, JOKER)),
 }
 
-__all__ = ["State", "Action", "SHARED_FIELDS", "LIST_FIELDS", "NESTED_FIELDS", "RULES", "register_rules",
+__all__ = ["State", "ListedMeld", "Action", "SHARED_FIELDS", "LIST_FIELDS", "NESTED_FIELDS", "RULES", "register_rules",
            "state_class", "UnknownRulesError", "SEATS", "PHASES", "minimum_for", "seat_index", "seat_name",
            "seat_title", "KIND_TOKENS", "SeatDraw"]

@@ -132,6 +132,14 @@ class Variant:
     sequences: bool = False
     #: the most wild cards a set may hold when ``sequences`` is on (R-SAMBA-4)
     set_wild_cap: int = 3
+    #: a side's melds are a list named by number in the order made (``m1``, ``m2``, ...), not a table keyed
+    #: by rank: a rank may have several sets, two sets of one rank may be joined (``join``), the pack may be
+    #: taken onto a meld picked by its number (``takeon``), a card is put onto a meld by number (``put``), and
+    #: a card's suit matters (it decides which sequence it extends).  The state class keeps them in
+    #: :meth:`~canasta_tutor.engine.state.State.listed_melds`; the observation in ``samba_melds``.  The
+    #: notation, the bots' candidate lists, the hint's facts and the table's clicks read this field, never the
+    #: variant's name.  ``sequences`` needs it (Samba, R-SAMBA-3..6).
+    numbered_melds: bool = False
     #: the bonus for a sequence of seven, a samba (R-SAMBA-9; 0 where there are no sequences)
     samba_bonus: int = 0
     #: red threes count for a side only with this many canastas, otherwise they count against it
@@ -152,6 +160,12 @@ class Variant:
     #: whose playouts are cut off (``playout_turns``) sets a larger one, since they cost less
     hint_playouts: int | None = None
     hint_min_round: int | None = None
+    #: for a variant whose playouts are too slow for the hint's usual number of deals (Samba's, whose turns
+    #: are settled by look-ahead): the deals a paired comparison plays (a move against the best, and the
+    #: fewest a runner-up is measured on), with the errors of so few deals widened; the whole-turn plan then
+    #: follows the rules of thumb after its first move instead of racing lines, and grades a later step at
+    #: once, without the quick first look.  None: the hint's usual search
+    hint_few_deals: int | None = None
     #: the default hint's and the expert's playouts stop after this many turns (two rounds, in every variant
     #: but Samba) and the rest of the hand is estimated (:mod:`canasta_tutor.bots.evaluation`, fitted on this
     #: variant's self-play); None: every playout runs to the end of the hand.  The puzzles' verification search
@@ -196,6 +210,8 @@ class Variant:
         if self.reserve and (len(self.reserve) != 1 or self.reserve in self.seats
                              or len(side_seats[self.reserve_side]) != 2):
             raise ValueError(f"variant {self.name!r}: a reserve is one new letter for a side of two seats")
+        if self.sequences and not self.numbered_melds:
+            raise ValueError(f"variant {self.name!r}: sequences are melds named by number (numbered_melds)")
         if self.pile_start not in ("upcard", "count"):
             raise ValueError(f"variant {self.name!r}: pile_start is 'upcard' or 'count', not {self.pile_start!r}")
 
@@ -269,9 +285,9 @@ VARIANTS: Final[dict[str, Variant]] = {
                 hand_size=15, draw=2, canastas_to_go_out=2,
                 minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 160)),
                 bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
-                target=10000, go_out_rule="R-SAMBA-7", rules="samba", sequences=True, set_wild_cap=2,
-                samba_bonus=1500,
-                red_threes_need_canastas=2, hint_playouts=24, hint_min_round=2),
+                target=10000, go_out_rule="R-SAMBA-7", rules="samba", sequences=True, numbered_melds=True,
+                set_wild_cap=2, samba_bonus=1500,
+                red_threes_need_canastas=2, hint_playouts=24, hint_min_round=2, hint_few_deals=6),
         # five players (R-FIVE-1..4): a classic hand at the classic table; East-West is a side of three, whose
         # players (E, W and F by default) take turns sitting out, so the learner at South always plays
         Variant(name="five-handed", rule_area="FIVE", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
@@ -283,9 +299,10 @@ VARIANTS: Final[dict[str, Variant]] = {
                   hand_size=15, draw=2, canastas_to_go_out=2,
                   minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 150)),
                   bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
-                  target=15000, go_out_rule="R-BOL-5", rules="bolivia", sequences=True, set_wild_cap=2,
-                  samba_bonus=1500, red_threes_need_canastas=2, wild_melds=True, wild_meld_bonus=2500,
-                  out_needs_sequence=True, black_three_in_hand=100, hint_playouts=24, hint_min_round=2)
+                  target=15000, go_out_rule="R-BOL-5", rules="bolivia", sequences=True, numbered_melds=True,
+                  set_wild_cap=2, samba_bonus=1500, red_threes_need_canastas=2, wild_melds=True,
+                  wild_meld_bonus=2500, out_needs_sequence=True, black_three_in_hand=100, hint_playouts=24,
+                  hint_min_round=2, hint_few_deals=6)
           # Chile is Bolivia under another name (R-BOL-9, ruling 19): the same rules, state and figures
           for name in ("bolivia", "chile")),
     )

@@ -50,9 +50,10 @@ a Samba playout lists Samba's legal actions with their look-ahead of the rest
 of the turn: at most six candidates taken from each of Samba's verbs in turn
 (:func:`~canasta_tutor.bots.samba_policy.samba_candidates`), a race of the
 playouts and rounds its variant declares (``Variant.hint_playouts`` = 24,
-``hint_min_round`` = 2), ``SAMBA_SAMPLES`` deals a move for :func:`compare`, and a whole-turn plan that
-is the rules of thumb's line, not searched.  Its facts are Samba's own where
-the classic ones cannot read numbered melds (:mod:`.detectors`).
+``hint_min_round`` = 2), ``hint_few_deals`` = 6 deals a move for :func:`compare` (``SAMBA_SAMPLES``), and a
+whole-turn plan that is the rules of thumb's line, not searched (any variant that sets ``hint_few_deals``).
+Its facts are Samba's own where the classic ones cannot read numbered melds (:mod:`.detectors`, for any
+variant with ``numbered_melds``).
 
 :func:`grade` rates any legal action a learner proposes by the value it loses
 against the hint's own best (the same search with the same seed: one judge, so a
@@ -154,7 +155,7 @@ from ..bots.rules_of_thumb import meld_points, decide, discard_scores
 from ..engine.errors import IllegalActionError
 from ..engine.observer import Observation, observe, observe_compact
 from ..engine.state import State
-from ..engine.variants import Variant
+from ..engine.variants import Variant, get_variant
 from .detectors import BAD, GOOD, Fact, check_claim, move_facts
 from .refusals import Refusal, refusals
 
@@ -166,8 +167,9 @@ MIN_SAMPLES = 24
 #: standard errors (:func:`~canasta_tutor.bots.expert.race_values`, ``drop_z``)
 DROP_Z = 2.5
 BUDGET_SAMPLES = 100_000  # samples when only a wall-clock budget bounds the search
-#: Samba: samples per candidate when :func:`compare` plays both moves on the same deals (Samba's playouts are slow)
-SAMBA_SAMPLES = 6
+#: Samba: samples per candidate when :func:`compare` plays both moves on the same deals (Samba's playouts are slow):
+#: its variant's ``hint_few_deals``, the field the hint reads
+SAMBA_SAMPLES: int = get_variant("samba").hint_few_deals or MIN_SAMPLES
 
 #: Verdicts in words, for the early stages.
 ONLY, CLEAR, CLOSE = "the only legal move", "a clear best", "a close call"
@@ -690,7 +692,7 @@ def _plan_actions(state: State, seat: int, best: tuple, seed: int, samples: int 
     o1 = observe(after, seat)  # the learner's observation after the first action
     s1 = state_from_observation(o1)
     usual = _line(s1, seat, "usual")
-    if state.variant.sequences:  # Samba: the rules of thumb's line, not searched (its playouts are slow)
+    if state.variant.hint_few_deals is not None:  # slow playouts (Samba): the rules of thumb's line, not searched
         return [best, *usual], usual
     lines = [tuple(usual), *_other_discards(s1, seat, usual, OTHER_DISCARDS)]
     lines += [tuple(_line(s1, seat, name)) for name in LINES[1:]]
@@ -802,7 +804,8 @@ def hint(obs: Observation, samples: int | None = None, seed: int = 0, max_second
     for e in est[1:4]:
         gap = e.gap
         alt_facts = move_facts(obs, e.action, state)
-        gap_stderr = _few_deals(e.diff_stderr, min(e.samples, best.samples)) if obs.variant.sequences else e.diff_stderr
+        gap_stderr = (_few_deals(e.diff_stderr, min(e.samples, best.samples)) if obs.variant.hint_few_deals is not None
+                      else e.diff_stderr)
         comparison = _comparison(gap, gap_stderr)
         in_plan = e.action in later
         why = "" if comparison == "about as good as" or in_plan else _why_worse(alt_facts, facts, best_text, gap)
@@ -846,8 +849,9 @@ def _rules_out_mistake(loss: float, stderr: float) -> bool:
     return loss + (1 + Z95) * stderr < MISTAKE_LOSS
 
 
-def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> Grade | None:
-    """The grade of a later step of the plan, or None where a look rules out a mistake: with the default
+def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None) -> tuple[Grade | None, int]:
+    """The grade of a later step of the plan, or None where a look rules out a mistake, with the playouts the
+    looks asked for (the plan's checks spend at most :func:`plan_check_budget` of them). With the default
     race, a race of a quarter of its budget looks first; a step whose loss could still reach a mistake's
     (``MISTAKE_LOSS``) within the 95% interval of that look gets a second look, the step and the first look's
     best played on the same sampled deals, as many as the first look's playouts allow two moves (200 in
@@ -855,17 +859,22 @@ def _step_grade(obs: Observation, action: tuple, seed: int, samples: int | None)
     the second look cannot clear either is graded in full, by :func:`grade` itself; with ``samples``,
     :func:`grade` at once.  So the plan costs little more where its steps are plainly sound, and a step is
     never passed unless a look's interval rules out a mistake."""
-    if samples is None and not obs.variant.sequences:
+    spent = 0
+    if samples is None and obs.variant.hint_few_deals is None:
         looks = max(1, race_budget(obs.variant) // SCREEN_SHARE)
         first = grade(obs, action, seed=seed, playouts=looks)
+        spent += looks
         if _rules_out_mistake(first.loss, first.stderr):
-            return None
+            return None, spent
         deals = looks // 2
         if first.deals < deals:
             gap, se = _paired(obs, state_from_observation(obs), [(first.best,), (action,)], deals, seed, None)
+            spent += 2 * deals
             if _rules_out_mistake(max(0.0, gap - se), se):
-                return None
-    return grade(obs, action, seed=seed, samples=samples)
+                return None, spent
+    full = grade(obs, action, seed=seed, samples=samples)
+    spent += race_budget(obs.variant) + 2 * full.deals if samples is None else 0
+    return full, spent
 
 
 def _prefixed(prefix: tuple, claim: tuple[tuple | None, int, tuple]) -> tuple[tuple | None, int, tuple]:
@@ -891,19 +900,38 @@ def check_hint_claim(state: State, claim: tuple[tuple | None, int, tuple]) -> st
     return check_claim(s, (move[-1] if len(move) > 1 else None, seat, action))
 
 
+def plan_check_budget(variant: Variant) -> int:
+    """The playouts the plan's checks of its later steps may ask for in all (``PLAN_CHECK_SHARE`` times the
+    race's budget): once they are spent, the plan stops before the next step with a choice, so no step is
+    shown unchecked and the hint's time stays bounded on a long turn (a count, not a clock: the same plan for a
+    seed on any machine)."""
+    return PLAN_CHECK_SHARE * race_budget(variant)
+
+
+#: the plan's checks may ask for this many times the race's playouts (see :func:`plan_check_budget`)
+PLAN_CHECK_SHARE = 2
+
+
 def _checked_plan(obs: Observation, state: State, plan: list[tuple], seed: int, samples: int | None) -> list[tuple]:
     """The plan with no later step that :func:`grade` calls a mistake or worse: each step with a choice is
     graded from the learner's observation before it (the same seed and samples as the hint); a step graded a
     mistake or a blunder is replaced by the graded best, and the rest of the turn is the rules of thumb's
-    line from there (or nothing, after a discard; the plan stops before a draw or an ask)."""
+    line from there (or nothing, after a discard; the plan stops before a draw or an ask).  With the default
+    race the checks spend at most :func:`plan_check_budget` playouts: the plan stops before the first step
+    with a choice left when they are spent."""
     steps = list(plan)
     s = _played(state, steps[:1])
+    budget_left = plan_check_budget(obs.variant) if samples is None else None
     i = 1
     while i < len(steps):
         a = steps[i]
         o = observe(s, obs.seat)
         if len(o.legal_actions) > 1 and a in o.legal_actions:
-            g = _step_grade(o, a, seed, samples)
+            if budget_left is not None and budget_left <= 0:
+                return steps[:i]
+            g, spent = _step_grade(o, a, seed, samples)
+            if budget_left is not None:
+                budget_left -= spent
             if g is not None and g.grade in ("mistake", "blunder"):
                 if g.best[0] in _STOPS:
                     return steps[:i]
@@ -942,14 +970,15 @@ def compare(obs: Observation, action: tuple, best: tuple, samples: int | None = 
         if a not in obs.legal_actions:
             raise IllegalActionError("R-TURN-2", f"{format_action(a)!r} is not legal here", a)
     state = state_from_observation(obs)
-    n = samples if samples is not None else SAMBA_SAMPLES if obs.variant.sequences else samples_for(2)
+    few = obs.variant.hint_few_deals
+    n = samples if samples is not None else few if few is not None else samples_for(2)
     engine, start = _searcher(obs, state)
     values = engine.sample_values(start, obs.seat, [best, action], n, seed)
     est = {e.action: e for e in summarize([best, action], values)}
     mine, top = est[action], est[best]
     gap = top.mean - mine.mean
     gap_stderr = max(mine.diff_stderr, top.diff_stderr)  # the one not ranked first carries the paired error
-    if obs.variant.sequences:
+    if few is not None:
         gap_stderr = _few_deals(gap_stderr, min(mine.samples, top.samples))
     best_text = format_action(best)
     comparison = _comparison(gap, gap_stderr)
@@ -1038,7 +1067,7 @@ def _deals(best: Estimate, samples: int | None, variant: Variant, playouts: int 
     plan's screen) settles for the best's deals, at least ``MIN_SAMPLES`` (Samba: ``SAMBA_SAMPLES``)."""
     if samples is not None:
         return samples
-    least = SAMBA_SAMPLES if variant.sequences else MIN_SAMPLES
+    least = variant.hint_few_deals if variant.hint_few_deals is not None else MIN_SAMPLES
     if playouts is not None:
         return max(best.samples, least)
     return max(best.samples, race_budget(variant) // 2, least)

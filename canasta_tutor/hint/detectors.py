@@ -64,7 +64,7 @@ from ..engine.cards import (
 )
 from ..engine.italian import can_go_out_for
 from ..engine.observer import Observation
-from ..engine.samba import BOLIVIA_LENGTH, SAMBA_LENGTH, SUIT_NAMES, WILD_SUIT, SambaState
+from ..engine.samba import BOLIVIA_LENGTH, SAMBA_LENGTH, SUIT_NAMES, WILD_SUIT
 from ..engine.state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
 
@@ -157,8 +157,9 @@ def _points(n: int) -> str:
 
 # ------------------------------------------------------ melds of either kind
 def _samba(o: Observation) -> bool:
-    """Samba: numbered melds, sequences and several sets of one rank (R-SAMBA-3, R-SAMBA-5)."""
-    return bool(o.variant.sequences)
+    """Melds named by number, sequences among them and several sets of one rank (Samba, R-SAMBA-3,
+    R-SAMBA-5): the variant's ``numbered_melds``."""
+    return o.variant.numbered_melds
 
 
 def _samba_is_canasta(suit: int, codes: Sequence[str]) -> bool:
@@ -907,10 +908,10 @@ def samba_canasta(c: Context) -> Fact | None:
     """A Samba move that makes a canasta: a sequence reaching seven is a samba (+1,500, R-SAMBA-3,
     R-SAMBA-9), a set of seven a natural or mixed canasta (+500 or +300, R-CAN-2); or one card short."""
     a = c.after
-    if not _samba(c.obs) or not isinstance(a, SambaState):
+    if not _samba(c.obs) or a is None:
         return None
     i = _changed_meld(c)
-    melds = a.smelds[c.side]
+    melds = a.listed_melds(c.side)
     if not 0 <= i < len(melds):
         return None
     m = melds[i]
@@ -957,7 +958,7 @@ def samba_canastas_needed(c: Context) -> Fact | None:
     if o.variant.out_needs_sequence:  # Bolivia: one of them an escalera (R-BOL-5)
         escaleras = sum(1 for suit, codes in o.samba_melds[c.side] if suit >= 0 and len(codes) >= SAMBA_LENGTH)
         ready = have >= need and escaleras > 0
-        if isinstance(a, SambaState) and not ready and a.side_can_go_out(c.side):
+        if a is not None and not ready and a.side_can_go_out(c.side):
             return Fact("canastas-needed", f"With it your side has {NUMBER_WORDS[need]} canastas, an escalera among "
                         f"them, enough to go out ({rule}).", GOOD, rule)
         if o.phase == "meld" and not ready and o.hand_sizes[c.seat] <= 4:
@@ -965,7 +966,7 @@ def samba_canastas_needed(c: Context) -> Fact | None:
                         f"{NUMBER_WORDS[escaleras]} escalera{'s' if escaleras != 1 else ''}; going out needs "
                         f"{NUMBER_WORDS[need]} canastas, one of them an escalera ({rule}).", NEUTRAL, rule)
         return None
-    if isinstance(a, SambaState) and have < need <= a.side_canastas(c.side):
+    if a is not None and have < need <= a.side_canastas(c.side):
         return Fact("canastas-needed", f"With it your side has {NUMBER_WORDS[need]} canastas, enough to go out "
                     "(R-SAMBA-7).", GOOD, "R-SAMBA-7")
     if o.phase == "meld" and have < need and o.hand_sizes[c.seat] <= 4:

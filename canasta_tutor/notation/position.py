@@ -132,7 +132,7 @@ from ..engine.hidden import fill_hidden, turn_problem
 from ..engine.five import FiveState
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
-from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, SambaMeld, SambaState, new_state
+from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, new_state
 from ..engine.state import (
     CHAIN_KINDS as _CHAIN,
     ANSWER,
@@ -716,22 +716,18 @@ def _kind_token(t: str, line: int, field: str) -> int:
 
 
 def _has_melds(state: State, side: int) -> bool:
-    """Whether a side has melds on the table (Samba's own list too)."""
-    if isinstance(state, SambaState):
-        return bool(state.smelds[side])
-    return bool(state.melds[side])
+    """Whether a side has melds on the table (a numbered list too)."""
+    return state.has_table_melds(side)
 
 
 def _black_threes(state: State, side: int) -> int:
     """How many black threes a side has melded (0: none)."""
-    if isinstance(state, SambaState):
-        return sum(len(m.naturals) for m in state.smelds[side] if m.suit < 0 and m.kind == BLACK_THREE)
-    meld = state.melds[side].get(BLACK_THREE)
-    return len(meld[0]) if meld is not None else 0
+    return state.black_threes_melded(side)
 
 
-def _add_samba_meld(state: SambaState, side: int, cards: list[int], mark: str, line: int) -> None:
-    """A Samba meld (R-SAMBA-3, R-SAMBA-4): a sequence when its naturals differ in rank, else a set."""
+def _add_listed_meld(state: State, side: int, cards: list[int], mark: str, line: int) -> None:
+    """A meld of a variant whose melds are numbered (Samba, R-SAMBA-3, R-SAMBA-4): a sequence when its
+    naturals differ in rank, else a set."""
     field = f"melds {state.variant.side_names[side]}"
     naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
     text = " ".join(ALL_CARD_CODES[c] for c in cards)
@@ -742,7 +738,7 @@ def _add_samba_meld(state: SambaState, side: int, cards: list[int], mark: str, l
         if mark and (mark != "bolivia" or len(cards) != BOLIVIA_LENGTH):
             raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards is marked only '(bolivia)', at "
                                           "seven cards", line, field)
-        state.smelds[side].append(SambaMeld(WILD_SUIT, [], list(cards)))
+        state.lay_meld(side, [], list(cards), WILD_SUIT)
         return
     if mark == "bolivia":
         raise ImpossiblePositionError(f"meld {text!r} is marked a bolivia but is not seven wild cards", line, field)
@@ -756,24 +752,21 @@ def _add_samba_meld(state: SambaState, side: int, cards: list[int], mark: str, l
         if len(wilds) > cap and naturals and CARD_KIND[naturals[0]] != BLACK_THREE:
             raise ImpossiblePositionError(f"meld {text!r}: {len(wilds)} wild cards; a set may hold at most {cap} "
                                           "(R-SAMBA-4)", line, field)
-        _add_meld(state, side, cards, mark, line, samba=True)
+        _add_meld(state, side, cards, mark, line, listed=True)
         return
-    ordered = sorted(cards, key=lambda c: CARD_KIND[c])
-    kinds = [CARD_KIND[c] for c in ordered]
-    suits = {ALL_CARD_CODES[c][1] for c in ordered if ALL_CARD_CODES[c] != "JK"}
-    if (len(naturals) != len(cards) or max(kinds) > 10 or len(suits) != 1 or not 3 <= len(cards) <= 7
-            or kinds != list(range(kinds[0], kinds[0] + len(kinds)))):
+    suit = state.sequence_suit(cards)
+    if suit is None:
         raise ImpossiblePositionError(f"meld {text!r}: a sequence is three to seven natural cards of one suit in "
                                       "a row, from 4 up to ace, with no wild card (R-SAMBA-3)", line, field)
     if mark and (mark != "samba" or len(cards) != 7):
         raise ImpossiblePositionError(f"meld {text!r}: a sequence is marked only '(samba)', at seven cards", line,
                                       field)
-    state.smelds[side].append(SambaMeld("SHDC".index(suits.pop()), ordered))
+    state.lay_meld(side, cards, [], suit)
 
 
-def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, samba: bool = False) -> None:
-    if isinstance(state, SambaState) and not samba:
-        _add_samba_meld(state, side, cards, mark, line)
+def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, listed: bool = False) -> None:
+    if state.variant.numbered_melds and not listed:
+        _add_listed_meld(state, side, cards, mark, line)
         return
     field = f"melds {state.variant.side_names[side]}"
     kinds = [CARD_KIND[c] for c in cards]
@@ -805,10 +798,10 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, s
         if wilds or len(naturals) > 4:
             raise ImpossiblePositionError(f"meld {text!r}: black threes are melded three or four, no wild cards",
                                           line, field)
-    if not samba and len(wilds) > state.options.wild_cap(len(naturals)):
+    if not listed and len(wilds) > state.options.wild_cap(len(naturals)):
         raise ImpossiblePositionError(f"meld {text!r}: {len(wilds)} wild cards; a meld may hold at most "
                                       f"{state.options.wild_cap(len(naturals))}", line, field)
-    if kind in state.melds[side] and not samba:
+    if kind in state.melds[side] and not listed:
         raise ImpossiblePositionError(f"two melds of {KIND_NAMES[kind]} for one side", line, field)
     canasta = is_canasta(len(naturals), len(wilds))
     if mark:
@@ -819,10 +812,7 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, s
             raise ImpossiblePositionError(f"meld {text!r} is marked natural but holds a wild card", line, field)
         if mark.startswith("mixed") and not wilds:
             raise ImpossiblePositionError(f"meld {text!r} is marked mixed but holds no wild card", line, field)
-    if isinstance(state, SambaState):
-        state.smelds[side].append(SambaMeld(-1, naturals, wilds))
-        return
-    state.melds[side][kind] = [naturals, wilds]
+    state.lay_meld(side, naturals, wilds)
 
 
 def _check_static(state: State, lines: Mapping[str, int], counted: Iterable[int] = ()) -> None:
@@ -1072,18 +1062,17 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"{seats[s]}: {text}")
     for side in range(variant.n_sides):
         parts = []
-        if isinstance(state, SambaState):  # in the order made: the meld numbers of the actions
-            for m in state.smelds[side]:
-                text = _cards_text(m.naturals if m.suit >= 0 else sorted(m.naturals, key=sort_key)
-                                   + sorted(m.wilds, key=sort_key))
-                if m.is_canasta:
-                    if m.suit == WILD_SUIT:
-                        text += " (bolivia)"
-                    elif m.suit >= 0:
-                        text += " (escalera)" if state.variant.wild_melds else " (samba)"
-                    else:
-                        text += " (mixed canasta)" if m.wilds else " (natural canasta)"
-                parts.append(text)
+        for m in state.listed_melds(side):  # in the order made: the meld numbers of the actions
+            text = _cards_text(m.naturals if m.suit >= 0 else sorted(m.naturals, key=sort_key)
+                               + sorted(m.wilds, key=sort_key))
+            if m.is_canasta:
+                if m.suit == WILD_SUIT:
+                    text += " (bolivia)"
+                elif m.suit >= 0:
+                    text += " (escalera)" if state.variant.wild_melds else " (samba)"
+                else:
+                    text += " (mixed canasta)" if m.wilds else " (natural canasta)"
+            parts.append(text)
         for kind in sorted(state.melds[side], key=lambda k: (k == BLACK_THREE, k)):
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import ALL_CARD_CODES, CARD_KIND, DEUCE, JOKER, KIND_NAMES, sort_key
-from ..engine.samba import CARD_SUIT, SambaState
+from ..engine.samba import CARD_SUIT
 from ..notation.actions import format_action
 from ..engine.errors import IllegalActionError
 from ..engine.state import DRAW, GAME_OVER, HAND_OVER, MELD, Action, State
@@ -79,7 +79,7 @@ PRESS_WORDS = {"draw": "Draw", "take": "Take pack", "meld": "Meld", "add": "Add"
                "join": "Join"}
 
 
-def press_text(button: str, cards: Sequence[int] = (), target: int | None = None, samba: bool = False) -> str:
+def press_text(button: str, cards: Sequence[int] = (), target: int | None = None, numbered: bool = False) -> str:
     """The learner's press as the learner made it: the button and the cards selected, never the
     actions a planner made of it ("Take pack with 9♠ 9♥", "Meld 7♠ 7♣ J♥", "Take pack, nothing
     selected", "Go out").  ``target`` is the meld clicked (its kind, or in Samba its number).
@@ -99,9 +99,9 @@ def press_text(button: str, cards: Sequence[int] = (), target: int | None = None
     names = " ".join(card_text(ALL_CARD_CODES[c]) for c in sorted(cards, key=sort_key))
     onto = ""
     if target is not None:
-        onto = f" to m{target + 1}" if samba else f" to the {KIND_NAMES[target]}"
+        onto = f" to m{target + 1}" if numbered else f" to the {KIND_NAMES[target]}"
         if button == "take":
-            onto = f" onto m{target + 1}" if samba else f" onto the {KIND_NAMES[target]}"
+            onto = f" onto m{target + 1}" if numbered else f" onto the {KIND_NAMES[target]}"
     if button in ("take", "meld", "add", "discard") and not names:
         return f"{word}{onto}, nothing selected"
     if button == "take" and names:
@@ -141,11 +141,11 @@ def plan_button(state: State, seat: int, button: str, cards: Sequence[int], targ
     kinds = [CARD_KIND[c] for c in cards]
     if button == "new_hand":
         return _checked(state, [("deal",)], ())
-    if isinstance(state, SambaState) and button in ("take", "meld", "add"):
+    if state.variant.numbered_melds and button in ("take", "meld", "add"):
         err = turn_refusal(state, seat, _probe_action(state, button, kinds))
         if err is not None and (err.rule == "R-TURN-1" or state.phase in (HAND_OVER, GAME_OVER)):
             return err
-        return _plan_samba(state, seat, button, cards, target)
+        return _plan_listed(state, seat, button, cards, target)
     probe = _probe_action(state, button, kinds)
     err = turn_refusal(state, seat, probe)
     if err is not None and (err.rule == "R-TURN-1" or state.phase in (HAND_OVER, GAME_OVER)):
@@ -370,13 +370,13 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
     return first
 
 
-# ----------------------------------------------------------------- Samba
-def _samba_meld(state: SambaState, seat: int, cards: Sequence[int]) -> list[Action] | Guidance:
+# ----------------------------------------------------------------- numbered melds (Samba)
+def _listed_meld(state: State, seat: int, cards: Sequence[int]) -> list[Action] | Guidance:
     """One new set or sequence (in Bolivia also a meld of wild cards) from the selected cards, then one card at a
     time onto it."""
     naturals = [c for c in cards if CARD_KIND[c] not in WILDS]
     wilds = [CARD_KIND[c] for c in cards if CARD_KIND[c] in WILDS]
-    new = len(state.smelds[state.sides[seat]])
+    new = len(state.listed_melds(state.sides[seat]))
     ranks = {CARD_KIND[c] for c in naturals}
     if len(ranks) == 1:
         k = ranks.pop()
@@ -395,10 +395,10 @@ def _samba_meld(state: SambaState, seat: int, cards: Sequence[int]) -> list[Acti
     return Guidance("Meld one set, or one sequence of one suit, at a time.")
 
 
-def _samba_puts(state: SambaState, seat: int, cards: Sequence[int], index: int) -> list[Action]:
+def _listed_puts(state: State, seat: int, cards: Sequence[int], index: int) -> list[Action]:
     """The selected cards onto meld ``index``, one at a time: a sequence's in the order that extends it,
     a set's naturals before its wild cards."""
-    melds = state.smelds[state.sides[seat]]
+    melds = state.listed_melds(state.sides[seat])
     kinds = [CARD_KIND[c] for c in cards]
     if 0 <= index < len(melds) and melds[index].is_sequence:
         m = melds[index]
@@ -407,23 +407,23 @@ def _samba_puts(state: SambaState, seat: int, cards: Sequence[int], index: int) 
     return [("put", index, k) for k in sorted(kinds, key=lambda k: k in WILDS)]
 
 
-def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...], target: int | None) -> Outcome:
+def _plan_listed(state: State, seat: int, button: str, cards: tuple[int, ...], target: int | None) -> Outcome:
     side = state.sides[seat]
-    melds = state.smelds[side]
+    melds = state.listed_melds(side)
     if button == "meld":
         if not cards:
             return Guidance("Select the cards to meld first.")
-        seq = _samba_meld(state, seat, cards)
+        seq = _listed_meld(state, seat, cards)
         return seq if isinstance(seq, Guidance) else _checked(state, seq, cards)
     if button == "add":
         if not cards:
             return Guidance("Select the cards to add to a meld first.")
         if target is None:
-            fits = [i for i in range(len(melds)) if check_sequence(state, _samba_puts(state, seat, cards, i)) is None]
+            fits = [i for i in range(len(melds)) if check_sequence(state, _listed_puts(state, seat, cards, i)) is None]
             if len(fits) != 1:
                 return Guidance("Click the meld to add the selected cards to.", choose_meld=True)
             target = fits[0]
-        return _checked(state, _samba_puts(state, seat, cards, target), cards)
+        return _checked(state, _listed_puts(state, seat, cards, target), cards)
     # take: onto the meld clicked (``target``) the top card alone; with nothing selected the cheapest legal
     # way (the learner clicks the meld when the top card fits several); else the top card's naturals (and
     # wild cards) go with it, other selected cards are shown first (before the initial meld) or melded after
@@ -452,7 +452,7 @@ def _plan_samba(state: SambaState, seat: int, button: str, cards: tuple[int, ...
         wild_after = [("put", len(melds), w) for w in [JOKER] * count[JOKER] + [DEUCE] * count[DEUCE]]
     if not others:
         return _checked(state, [take, *wild_after], cards)
-    shown = _samba_meld(state, seat, others)
+    shown = _listed_meld(state, seat, others)
     if isinstance(shown, Guidance):
         return shown
     if state.initial[side]:
@@ -483,9 +483,9 @@ def plan_join(state: State, seat: int, source: int | None = None, target: int | 
         join: Action = ("join", target, source)
         err = turn_refusal(state, seat, join)
         return err if err is not None else Plan((join,), ())
-    if not isinstance(state, SambaState):
+    if not state.variant.numbered_melds:
         return turn_refusal(state, seat, ("join", 0, 1)) or Guidance("Only Samba joins sets.")
-    melds = state.smelds[state.sides[seat]]
+    melds = state.listed_melds(state.sides[seat])
     sets = [i for i, m in enumerate(melds) if not m.is_sequence]
     movers = sets if source is None else [source]
     pairs: list[Action] = [("join", i, i2) for i2 in movers for i in sets
@@ -518,7 +518,7 @@ def plan_go_out(state: State, seat: int) -> Outcome:
         if st.phase != MELD or st.turn != seat or budget[0] <= 0:
             return None
         key = (tuple(len(k) for k in st.hands[seat]), tuple(sorted(st.meld_summary(side).items())), st.pending,
-               tuple(repr(m) for m in st.smelds[side]) if isinstance(st, SambaState) else ())
+               tuple(repr(m) for m in st.listed_melds(side)))
         if key in seen:
             return None
         seen.add(key)

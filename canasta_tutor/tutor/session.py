@@ -261,7 +261,7 @@ class TableSession:
         target = None
         if to is not None:
             try:
-                if self.variant.sequences:  # Samba's melds are named by number: m1, m2, ...
+                if self.variant.numbered_melds:  # melds named by number (Samba): m1, m2, ...
                     ok = isinstance(to, str) and 2 <= len(to) <= 4 and to[0] == "m" and to[1:].isdigit()
                     target = int(to[1:]) - 1 if ok and int(to[1:]) >= 1 else None
                 else:
@@ -278,7 +278,7 @@ class TableSession:
             # a press of cards (or Take pack, which means the top card alone when nothing is selected) is
             # answered naming what was selected
             named = bool(cards) or button == "take"
-            return self._refuse(outcome, press=press_text(button, cards, target, bool(self.variant.sequences)),
+            return self._refuse(outcome, press=press_text(button, cards, target, self.variant.numbered_melds),
                                 lead=named)
         if isinstance(outcome, Guidance):
             self.choose_meld = outcome.choose_meld
@@ -363,7 +363,7 @@ class TableSession:
         held = [c for c in of_kind if ALL_CARD_CODES[c] == code]
         if held:
             return (held[-1],)
-        if self.variant.sequences and code != "JK":
+        if self.variant.numbered_melds and code != "JK":  # a card's suit matters there
             have = ", ".join(dict.fromkeys(card_text(ALL_CARD_CODES[c]) for c in sorted(of_kind, key=sort_key)))
             raise NotationError(f"{text!r}: you hold no {card_text(code)}"
                                 + (f"; of that rank you hold {have}" if have else ""))
@@ -628,8 +628,8 @@ class TableSession:
                 if not isinstance(text, str) or len(text) > 100:
                     return self._say("[refused] 'text' must be a short action like 'meld K K K'.", "error")
                 return self.play(text)
-            samba_take = name == "take" and self.variant.sequences  # onto a meld clicked (R-SAMBA-6)
-            return self.press(name, msg.get("to") if name == "add" or samba_take else None)
+            take_onto = name == "take" and self.variant.numbered_melds  # onto a meld clicked (R-SAMBA-6)
+            return self.press(name, msg.get("to") if name == "add" or take_onto else None)
         if name == "toggle":
             return self.toggle(msg.get("index"))  # type: ignore[arg-type]
         if name == "select":
@@ -659,7 +659,7 @@ class TableSession:
         cards = self.selected_cards()
         mine = s.actor == self.me and s.phase not in (HAND_OVER, GAME_OVER)
         names: tuple[str, ...] = BUTTONS
-        if self.variant.sequences:  # Samba joins two sets of one rank (R-SAMBA-5)
+        if self.variant.numbered_melds:  # two sets of one rank may be joined (Samba, R-SAMBA-5)
             names = BUTTONS[:BUTTONS.index("add") + 1] + ("join",) + BUTTONS[BUTTONS.index("add") + 1:]
         for b in names:
             if b == "ask" and not self.variant.partnerships:

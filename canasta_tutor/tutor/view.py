@@ -305,7 +305,7 @@ def _canasta_top(codes: tuple[str, ...], nat: int, wild: int) -> str | None:
     return codes[0] if codes else None
 
 
-def _samba_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
+def _listed_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
     """Samba's melds (R-SAMBA-3, R-SAMBA-5), numbered in the order made: sets and sequences; in Bolivia also
     melds of wild cards (R-BOL-2), a bolivia at seven, and a sequence of seven is an escalera (R-BOL-1)."""
     out = []
@@ -345,8 +345,8 @@ def _samba_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
 
 
 def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
-    if obs.variant.sequences:
-        return _samba_melds(obs, side)
+    if obs.variant.numbered_melds:
+        return _listed_melds(obs, side)
     out = []
     for k in sorted(obs.melds[side], key=lambda k: (k == BLACK_THREE, -KIND_VALUES[k], k)):
         codes = obs.melds[side][k]
@@ -471,7 +471,7 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
         "choose_meld": ui.choose_meld, "log": ui.log, "hint": ui.hint, "rule": ui.rule, "coach": ui.coach,
         "four_colour": ui.four_colour,
     }
-    if variant.sequences:  # Samba: what a click on one of our melds does, and the set picked to join
+    if variant.numbered_melds:  # what a click on one of our melds does, and the set picked to join (Samba)
         view["choose_for"] = ui.choose_for if ui.choose_meld else None
         view["join_from"] = ui.join_from
     if not classic:
