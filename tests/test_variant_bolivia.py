@@ -8,6 +8,8 @@ rule cases (a position and the engine's answer each) are in tests/test_variant_b
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.bolivia import BoliviaState
@@ -214,3 +216,30 @@ def test_the_hint_names_a_bolivia_and_an_escalera_R_BOL_1_R_BOL_3_R_BOL_5() -> N
     words = " ".join(f.text for f in move_facts(obs, ("put", 4, parse_kind("T"))))
     assert "escalera" in words and "R-BOL-1" in words
     assert "an escalera among them, enough to go out" in words and "R-BOL-5" in words
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["bolivia", "chile"]), st.integers(0, 10**6), st.integers(0, 160), st.booleans())
+def test_positions_of_play_with_melds_of_wild_cards_read_back_R_BOL_2(name: str, seed: int, steps: int,
+                                                                       view: bool) -> None:
+    """Hypothesis: random play that melds wild cards alone whenever it may (so melds of wild cards and bolivias
+    turn up), then the position's text, or the seat to play's view, reads back to the same text and a playable
+    state."""
+    import random
+
+    from canasta_tutor.engine.observer import observe
+
+    state = Game(variant=name).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.phase == "game_over":
+            break
+        legal = state.legal_actions()
+        keen = [a for a in legal if a[0] == "wild" or (a[0] == "put" and a[2] in (JOKER, DEUCE))]
+        state.apply(rng.choice(keen) if keen else rng.choice(legal))
+    seat = state.actor if view and state.actor is not None else None
+    text = format_position(state) if seat is None else observe(state, seat).position_text
+    again = parse_position(text)
+    assert format_position(again, seat) == text
+    if again.phase not in ("hand_over", "game_over"):
+        assert again.legal_actions()
