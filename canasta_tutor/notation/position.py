@@ -57,6 +57,9 @@ variant decides the seat letters and side names, and with them the keys:
   order written (``m1`` first, as in the actions ``put K on m1``); a meld of one suit in a row of
   ranks is a sequence (``7H 8H 9H``; ``(samba)`` may mark one of seven), and a side may have
   several sets of one rank.
+- ``bolivia`` and ``chile`` (the same game, R-BOL-9): Samba's melds, and a meld of wild cards alone
+  (``JK 2S 2H``; ``(bolivia)`` may mark one of seven, R-BOL-2); a sequence of seven may be marked
+  ``(escalera)``, Bolivia's name for it, or ``(samba)``.
 - ``six-handed``: seats ``N E P S W Q`` in turn order (``P`` between East and South,
   ``Q`` between West and North), partners opposite, sides ``NS``, ``EW`` and ``PQ``:
   ``totals: NS 0 EW 0 PQ 0``, ``melds PQ:``...; three decks, so three of each card and six jokers.
@@ -128,7 +131,7 @@ from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
-from ..engine.samba import new_state
+from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, new_state
 from ..engine.state import (
     CHAIN_KINDS as _CHAIN,
     ANSWER,
@@ -473,7 +476,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                     raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
                 mark = " ".join(part[start + 1:-1].lower().split())
                 if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed",
-                                "canasta of deuces", "samba"):
+                                "canasta of deuces", "samba", "escalera", "bolivia"):
                     raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
                 part = part[:start].strip()
@@ -727,6 +730,19 @@ def _add_listed_meld(state: State, side: int, cards: list[int], mark: str, line:
     field = f"melds {state.variant.side_names[side]}"
     naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
     text = " ".join(ALL_CARD_CODES[c] for c in cards)
+    if not naturals and state.variant.wild_melds:  # a meld of wild cards (Bolivia, R-BOL-2)
+        if not 3 <= len(cards) <= BOLIVIA_LENGTH:
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards holds three to seven of them "
+                                          "(R-BOL-2)", line, field)
+        if mark and (mark != "bolivia" or len(cards) != BOLIVIA_LENGTH):
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards is marked only '(bolivia)', at "
+                                          "seven cards", line, field)
+        state.lay_meld(side, [], list(cards), WILD_SUIT)
+        return
+    if mark == "bolivia":
+        raise ImpossiblePositionError(f"meld {text!r} is marked a bolivia but is not seven wild cards", line, field)
+    if mark == "escalera":
+        mark = "samba"
     if len({CARD_KIND[c] for c in naturals}) <= 1:
         if mark == "samba":
             raise ImpossiblePositionError(f"meld {text!r} is marked a samba but is not a sequence", line, field)
@@ -1050,7 +1066,12 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             text = _cards_text(m.naturals if m.suit >= 0 else sorted(m.naturals, key=sort_key)
                                + sorted(m.wilds, key=sort_key))
             if m.is_canasta:
-                text += " (samba)" if m.suit >= 0 else " (mixed canasta)" if m.wilds else " (natural canasta)"
+                if m.suit == WILD_SUIT:
+                    text += " (bolivia)"
+                elif m.suit >= 0:
+                    text += " (escalera)" if state.variant.wild_melds else " (samba)"
+                else:
+                    text += " (mixed canasta)" if m.wilds else " (natural canasta)"
             parts.append(text)
         for kind in sorted(state.melds[side], key=lambda k: (k == BLACK_THREE, k)):
             nat, wild = state.melds[side][kind]
