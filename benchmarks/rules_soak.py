@@ -55,7 +55,7 @@ def main() -> None:
         out += state.went_out is not None
         for side in range(state.variant.n_sides):
             for k, m in state.melds[side].items():
-                if state.variant.wild_melds:
+                if state.variant.four_kinds:
                     name = canasta_kind(k, len(m[0]), len(m[1]))
                 elif len(m[0]) + len(m[1]) >= 7:
                     name = "deuces" if k == DEUCE else "mixed" if m[1] else "natural"

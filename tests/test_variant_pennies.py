@@ -130,7 +130,7 @@ KINGS = "KS KH KD KC KS KH KD (natural canasta)"
 
 def test_a_seven_is_not_discarded_before_each_side_has_a_canasta_of_sevens() -> None:
     """R-PEN-9: sevens stay in hand until each side has its canasta of sevens; a hand of nothing but sevens may
-    let one go (ruling 20)."""
+    let one go (ruling 22)."""
     state = position("7C 7D 9S 9H QH", KINGS)
     err = state.explain(("discard", SEVEN))
     assert err is not None and err.rule == "R-PEN-9"
@@ -250,14 +250,14 @@ PEN_OPTIONS = RuleOptions()
 
 def test_the_first_pennies_lesson_checks_and_the_classic_course_stays(capsys: pytest.CaptureFixture[str]) -> None:
     """R-PEN-4, R-PEN-7, R-PEN-9: the lesson on the packet, the wild meld and the sevens passes `lesson check`
-    (every level's solution reaches its goal on the engine), in a folder of its own, outside the classic
+    (every level's solution reaches its goal on the engine), in the families folder, outside the classic
     course's twelve lessons."""
     from pathlib import Path
 
     from canasta_tutor.cli.main import main
 
     root = Path(__file__).resolve().parent.parent / "lessons"
-    assert main(["lesson", "check", str(root / "pennies" / "01-pennies-first.toml")]) == 0
+    assert main(["lesson", "check", str(root / "families" / "pennies.toml")]) == 0
     assert "3 levels checked" in capsys.readouterr().out
     assert len(sorted(root.glob("*.toml"))) == 12
 

@@ -19,7 +19,7 @@ from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.state import SEATS, State
 from canasta_tutor.engine.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
-NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba", "five-handed")
+NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba", "five-handed", "bolivia", "chile")
 
 
 def test_the_variant_names() -> None:
@@ -514,7 +514,8 @@ def _rich_choice(rng: random.Random, legal: list[tuple[object, ...]]) -> tuple[o
     return rng.choice(legal)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES[1:] if n != "samba"])  # samba: tests/test_variant_samba.py
+# Samba's family lists its moves its own way: tests/test_variant_samba.py, tests/test_bolivia_turn.py
+@pytest.mark.parametrize("name", [n for n in NAMES[1:] if n not in ("samba", "bolivia", "chile")])
 def test_fast_listing_is_the_checked_candidates_in_order(name: str) -> None:
     """As tests/test_legal_fast.py for each variant: the fast legal-action list is exactly the structural
     candidates that State.explain accepts, in order, along play biased towards melds and takes; and a

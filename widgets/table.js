@@ -25,8 +25,12 @@ const PLAY_BUTTONS = new Set(["draw", "take", "meld", "add", "join", "discard", 
 // Intents that change the game: while one is on its way, the buttons are disabled.
 const BLOCKING = new Set(["draw", "take", "meld", "add", "join", "discard", "ask", "go_out", "hint", "undo",
   "new_hand", "yes", "no"]);
-// The badge of a canasta, by the view's `canasta` (Samba's sequence of seven, Italian Canasta's deuces).
-const BADGES = { natural: "natural canasta", mixed: "mixed canasta", samba: "samba", deuces: "canasta of deuces" };
+// The badge of a canasta, by the view's `canasta` (Samba's sequence of seven, Italian Canasta's deuces,
+// Bolivia's escalera and bolivia).
+const BADGES = {
+  natural: "natural canasta", mixed: "mixed canasta", samba: "samba", deuces: "canasta of deuces",
+  escalera: "escalera", bolivia: "bolivia",
+};
 // What a click on one of our melds does while the view asks for a meld (`choose_for`), for its label.
 const MELD_CLICK = { add: "add the selected cards", take: "take the pack: the top card onto this meld",
   join: "join" };

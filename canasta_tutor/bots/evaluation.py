@@ -94,7 +94,7 @@ def side_features(state: State, side: int) -> list[float]:
     for kind, m in melds.items():
         n = len(m[0]) + len(m[1])
         table += sum(CARD_VALUE[c] for c in m[0]) + sum(CARD_VALUE[c] for c in m[1])
-        if n >= 7 and variant.wild_melds and kind in (DEUCE, SEVEN):
+        if n >= 7 and variant.four_kinds and kind in (DEUCE, SEVEN):
             special += bonuses.wild_canasta if kind == DEUCE else bonuses.sevens_canasta
         elif n >= 7:
             if m[1]:
@@ -108,7 +108,7 @@ def side_features(state: State, side: int) -> list[float]:
         else:
             low += 1
     red = bonuses.red_threes[len(state.red3[side])]
-    counts_red = (SEVEN in melds and len(melds[SEVEN][0]) + len(melds[SEVEN][1]) >= 7) if variant.wild_melds else melds
+    counts_red = (SEVEN in melds and len(melds[SEVEN][0]) + len(melds[SEVEN][1]) >= 7) if variant.four_kinds else melds
     table += natural * bonuses.natural_canasta + mixed * bonuses.mixed_canasta + special + (red if counts_red else -red)
     hand_points = cards = wilds = pairs = fits = b3 = 0
     counts = [0] * len(KIND_VALUES)

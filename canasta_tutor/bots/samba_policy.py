@@ -14,6 +14,10 @@ the engine's legal actions (which already keep every set to two wild cards, R-SA
 - then the discard: a black three first (P-STOP-THREE), never a wild card while another card will
   do (P-FREEZE), otherwise the lowest single natural (P-SAFE-DISCARD).  The bot never asks.
 
+Bolivia and Chile (R-BOL) play by the same table, with their melds of wild cards: a wild card goes onto
+a meld of wild cards before any natural goes anywhere but a sequence (a bolivia earns 2,500), and three
+wild cards start one after new natural sets and joins, before a set with a wild card.
+
 >>> from canasta_tutor import Game
 >>> from canasta_tutor.engine.observer import observe
 >>> state = Game(variant="samba").new_initial_state(seed=3)
@@ -28,6 +32,7 @@ from typing import Sequence
 
 from ..engine.cards import BLACK_THREE, CARD_KIND, DEUCE, JOKER, KIND_VALUES, parse_card
 from ..engine.observer import Observation
+from ..engine.samba import WILD_SUIT
 
 
 #: the most candidates searched in Samba: (for the bot, for the hint)
@@ -36,6 +41,11 @@ MAX_CANDIDATES = (4, 6)
 
 def _meld_len(v: Observation, index: int) -> int:
     return len(v.samba_melds[v.side][index][1])
+
+
+def _is_wild_meld(v: Observation, index: int) -> bool:
+    """Bolivia: whether the side's meld number ``index`` is a meld of wild cards (R-BOL-2)."""
+    return v.samba_melds[v.side][index][0] == WILD_SUIT
 
 
 def _rank(v: Observation, index: int) -> int:
@@ -66,7 +76,7 @@ def _draw(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:
         return min(takes, key=lambda a: (a[3] * 2 + a[4], a[2])), ["P-TAKE-PACK"]
     if ("draw",) in legal:
         return ("draw",), []
-    shows = [a for a in legal if a[0] in ("meld", "run")]
+    shows = [a for a in legal if a[0] in ("meld", "run", "wild")]
     if shows:
         return shows[0], ["P-TAKE-PACK", "P-OPEN-EARLY"]
     return legal[0], []
@@ -83,7 +93,9 @@ def _meld(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:  #
             key = (90, a[2])
         elif verb == "put":
             length = _meld_len(v, a[1])
-            if a[2] in (JOKER, DEUCE):
+            if _is_wild_meld(v, a[1]):  # Bolivia: a meld of wild cards grows toward a bolivia (R-BOL-3)
+                key = (85, length)
+            elif a[2] in (JOKER, DEUCE):
                 if length >= 5 or v.must_out or (v.pending and not initial):
                     key = (40, length)
             elif a[2] == BLACK_THREE:
@@ -99,6 +111,8 @@ def _meld(v: Observation, legal: Sequence[tuple]) -> tuple[tuple, list[str]]:  #
                 key = (30, KIND_VALUES[a[1]])
         elif verb == "join":
             key = (60, 0)
+        elif verb == "wild":  # Bolivia: three wild cards start a meld toward a bolivia of seven (R-BOL-2)
+            key = (50, a[1])
         if key is not None and key > best_key:
             best, best_key = a, key
     if best is not None:
@@ -129,6 +143,8 @@ def _show_points(a: tuple) -> int:
         return sum(KIND_VALUES[a[2] + i] for i in range(3))
     if verb == "put":
         return int(KIND_VALUES[a[2]])
+    if verb == "wild":
+        return int(50 * a[1] + 20 * a[2])
     return 0
 
 
@@ -152,7 +168,8 @@ def samba_candidates(v: Observation, wide: bool = False) -> list[tuple]:
         sorted(by_verb.get("takeon", []), key=lambda a: (-_meld_len(v, a[2]), a[2])),
         sorted(by_verb.get("take", []), key=lambda a: (a[3] * 2 + a[4], a[2], a)),
         [a for a in legal if a[0] in ("draw", "ask", "pass", "yes", "no")],
-        sorted(by_verb.get("run", []) + by_verb.get("meld", []), key=lambda a: (-_show_points(a), a)),
+        sorted(by_verb.get("run", []) + by_verb.get("meld", []) + by_verb.get("wild", []),
+               key=lambda a: (-_show_points(a), a)),
         sorted(by_verb.get("put", []), key=lambda a: (a[2] in (JOKER, DEUCE), -_meld_len(v, a[1]), a)),
         by_verb.get("join", []),
     ]

@@ -28,6 +28,7 @@ from .options import RuleOptions
 from .state import SEATS, SeatDraw, State
 from .samba import new_state
 from .five import FiveState
+from . import bolivia as _bolivia  # noqa: F401  - registers the rules of Bolivia and Chile (R-BOL)
 from .pennies import PenniesState  # noqa: F401 - registers the rules "pennies"
 from .variants import CLASSIC, Variant, get_variant
 

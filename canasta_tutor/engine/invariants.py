@@ -39,6 +39,7 @@ from .cards import (
     RED_THREE,
 )
 from .five import FiveState, five_invariants
+from .samba import WILD_SUIT
 from .pennies import PenniesState, pennies_hand_end, pennies_invariants
 from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, State
 
@@ -274,6 +275,12 @@ def _check_samba_melds(state: State, playing: bool) -> list[str]:
             v.append(f"{sname} has classic melds in a game of Samba")
         for suit, nat, wild in _melds_of(state, side):
             codes = [CARD_CODE[c] for c in nat]
+            if suit == WILD_SUIT:  # Bolivia's meld of wild cards (R-BOL-2)
+                if not variant.wild_melds or nat or not 3 <= len(wild) <= 7 or any(
+                        not _IS_WILD_CODE[c] for c in wild):
+                    v.append(f"{sname} has a meld of wild cards {' '.join(CARD_CODE[c] for c in nat + wild)} "
+                             "(R-BOL-2)")
+                continue
             if suit >= 0:
                 ranks = "".join(code[0] for code in codes)
                 if wild or not 3 <= len(nat) <= 7 or ranks not in _RUN_RANKS or any(
@@ -355,6 +362,10 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
         # a canasta of deuces does not count for going out (R-ITAL-8)
         canastas = sum(1 for _s, n, w in _melds_of(state, sides[out]) if len(n) >= 4 and len(n) + len(w) >= 7
                        and not (CARD_KIND[n[0]] == DEUCE and variant.deuce_melds))
+        # Bolivia: a bolivia is a canasta (R-BOL-2), and an escalera must be among them (R-BOL-5)
+        canastas += sum(1 for s, _n, w in _melds_of(state, sides[out]) if s == WILD_SUIT and len(w) >= 7)
+        if variant.out_needs_sequence and not any(s >= 0 and len(n) >= 7 for s, n, _w in _melds_of(state, sides[out])):
+            v.append(f"{SEATS[out]} went out, but their side has no escalera ({variant.go_out_rule})")
         if canastas < variant.canastas_to_go_out and not pennies:
             v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
                      f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
@@ -370,11 +381,16 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
         melds = _melds_of(state, side)
         melded = 0
         bonus = 0
-        natural = mixed = sambas = 0
+        natural = mixed = sambas = bolivias = 0
         deuce_canasta = False
         went = out is not None and sides[out] == side
         for suit, nat, wild in melds:
             melded += sum(_VALUE[c] for c in nat) + sum(_VALUE[c] for c in wild)
+            if suit == WILD_SUIT:  # a bolivia (R-BOL-3)
+                if len(wild) >= 7:
+                    bolivias += 1
+                    bonus += variant.wild_meld_bonus
+                continue
             if len(nat) >= 4 and len(nat) + len(wild) >= 7:
                 if suit >= 0:
                     sambas += 1
@@ -396,7 +412,7 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
             bonus += bonuses.five_canastas_one_mixed
         if natural + mixed + deuce_canasta >= 10:
             bonus += bonuses.ten_canastas
-        canastas = natural + mixed + sambas + deuce_canasta
+        canastas = natural + mixed + sambas + deuce_canasta + bolivias
         red = bonuses.red_threes[len(state.red3[side])]  # classic 100 each, 800 for four (R-RED-4; R-SIX-5)
         if (canastas < variant.red_threes_need_canastas) if variant.red_threes_need_canastas else not melds:
             red = -red  # R-RED-5; R-SAMBA-9: two canastas
@@ -404,6 +420,9 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
         conc = bonuses.concealed if going_out and concealed else 0
         in_hand = sum(_VALUE[c] for seat in range(variant.players) if sides[seat] == side
                       for kind in state.hands[seat] for c in kind)
+        # R-BOL-6: a black three left in a hand counts the variant's figure, not its count of 5
+        in_hand += sum(len(state.hands[seat][BLACK_THREE]) for seat in range(variant.players)
+                       if sides[seat] == side) * (variant.black_three_in_hand - 5)
         want = melded + bonus + red + going_out + conc - in_hand
         got = result.sides[side].total if result is not None else state.totals[side] - deal_totals[side]
         if got != want and not pennies:

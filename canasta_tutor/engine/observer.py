@@ -54,8 +54,6 @@ from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 from .cards import ALL_CARD_CODES, CARD_KIND, sort_key
 from . import render
 from .options import RuleOptions
-from .five import FiveState
-from .pennies import PenniesState
 from .samba import SambaState
 from .scoring import HandResult
 from .state import Action, State, seat_index
@@ -312,8 +310,8 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_first": state.first_turn_done, "_has_melded": state.has_melded,
         "_smelds": state.smelds if isinstance(state, SambaState) else (),
         # the players' names by seat, and five-handed the one sitting out this hand (R-FIVE-1): public
-        "players": state.players, "sitting_out": state.out if isinstance(state, FiveState) else None,
-        "packet_sizes": tuple(map(len, state.packets)) if isinstance(state, PenniesState) else (0,) * len(h),
+        "players": state.players, "sitting_out": state.sitting_out(),
+        "packet_sizes": tuple(state.packet_count(s) for s in range(len(h))),
     })
     return obs
 

@@ -7,7 +7,7 @@ discarded until each side has a canasta of them.
 face down (an empty list once taken up).  Nobody sees a packet, its owner included (R-PEN-4): an observation
 gives its size only, and the search deals its cards among the cards its seat cannot see.
 
-How the engine carries out the rules (rulings 18 to 21 of the rule book):
+How the engine carries out the rules (rulings 20 to 23 of the rule book):
 
 - A meld of wild cards is kept under the rank of deuces (``melds[side][DEUCE]``), every card of it in the
   meld's first list (its "naturals" there: it has no natural card), so that a summary ``{DEUCE: (n, 0)}``

@@ -80,19 +80,25 @@ CARD_SUIT: tuple[int, ...] = tuple(-1 if code == "JK" else SUIT_CHARS.index(code
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 #: a sequence is a samba, closed, at this length (R-SAMBA-3)
 SAMBA_LENGTH = 7
+#: the ``suit`` of a meld of wild cards (Bolivia, R-BOL-2): neither a set (-1) nor a sequence (0..3)
+WILD_SUIT = -2
+#: a meld of wild cards is a bolivia, closed, at this length (R-BOL-2)
+BOLIVIA_LENGTH = 7
 #: how many settled positions the look-ahead keeps
 SETTLED_MAX = 200_000
 _SETTLED: dict[tuple[Any, ...], bool] = {}
-_SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon"))
+_SAMBA_VERBS = frozenset(("meld", "run", "put", "join", "take", "takeon", "wild"))
 _SHAPES = {"draw": 1, "ask": 1, "yes": 1, "no": 1, "pass": 1, "deal": 1, "discard": 2, "add": 3,
-           "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3}
+           "meld": 5, "take": 5, "run": 3, "put": 3, "join": 3, "takeon": 3, "wild": 3}
 _DISCARDS = tuple(("discard", k) for k in range(NUM_KINDS - 1))
 _ACE = 10  # the highest kind a sequence reaches (kinds 0..10 are 4 up to the ace)
 
 
 class SambaMeld:
     """One meld of a Samba side: a set (``suit == -1``; ``naturals`` of one rank, ``wilds``) or a
-    sequence (``suit`` 0..3; ``naturals`` of that suit in ascending order, no wilds)."""
+    sequence (``suit`` 0..3; ``naturals`` of that suit in ascending order, no wilds); in Bolivia also a
+    meld of wild cards (``suit == WILD_SUIT``; no naturals, its cards in ``wilds``, R-BOL-2), whose kind
+    is the joker's."""
 
     __slots__ = ("suit", "naturals", "wilds")
 
@@ -109,23 +115,31 @@ class SambaMeld:
         return self.suit >= 0
 
     @property
+    def is_wild(self) -> bool:
+        """A meld of wild cards (Bolivia, R-BOL-2)."""
+        return self.suit == WILD_SUIT
+
+    @property
     def kind(self) -> int:
-        """A set's rank; a sequence's lowest kind."""
-        return CARD_KIND[self.naturals[0]]
+        """A set's rank; a sequence's lowest kind; the joker's kind for a meld of wild cards."""
+        return CARD_KIND[self.naturals[0]] if self.naturals else JOKER
 
     @property
     def high(self) -> int:
         """A sequence's highest kind (a set's rank)."""
-        return CARD_KIND[self.naturals[-1]]
+        return CARD_KIND[self.naturals[-1]] if self.naturals else JOKER
 
     def __len__(self) -> int:
         return len(self.naturals) + len(self.wilds)
 
     @property
     def is_canasta(self) -> bool:
-        """A samba (a sequence of seven, R-SAMBA-3) or a set canasta (R-CAN-1)."""
+        """A samba (a sequence of seven, R-SAMBA-3), a bolivia (seven wild cards, R-BOL-2) or a set canasta
+        (R-CAN-1)."""
         if self.suit >= 0:
             return len(self.naturals) >= SAMBA_LENGTH
+        if self.suit == WILD_SUIT:
+            return len(self.wilds) >= BOLIVIA_LENGTH
         return is_canasta(len(self.naturals), len(self.wilds))
 
     def cards(self) -> list[int]:
@@ -135,6 +149,8 @@ class SambaMeld:
         """``"sequence of hearts 7-9"`` or ``"set of kings"``, for messages."""
         if self.suit >= 0:
             return f"sequence of {SUIT_NAMES[self.suit]} {KIND_SINGULAR[self.kind]} to {KIND_SINGULAR[self.high]}"
+        if self.suit == WILD_SUIT:
+            return "meld of wild cards"
         return f"set of {KIND_NAMES[self.kind]}"
 
     def __repr__(self) -> str:
@@ -158,6 +174,8 @@ def _action_points(a: Action) -> int:
         return sum(KIND_VALUES[a[2] + i] for i in range(3))
     if verb == "put":
         return KIND_VALUES[a[2]]
+    if verb == "wild":
+        return int(50 * a[1] + 20 * a[2])
     if verb == "takeon":
         return 1000
     return 0
@@ -200,7 +218,7 @@ class SambaState(State):
     def _probe_copy(self) -> "SambaState":
         """A light copy for the turn look-ahead: only what melds and takes change is copied (the
         other seats' hands and the stock are shared, since the look-ahead never touches them)."""
-        s = SambaState.__new__(SambaState)
+        s = type(self).__new__(type(self))  # a subclass (Bolivia) probes as itself
         for name in SHARED_FIELDS + LIST_FIELDS + NESTED_FIELDS:  # shared; what the look-ahead changes follows
             setattr(s, name, getattr(self, name))
         seat = self.turn
@@ -569,6 +587,8 @@ class SambaState(State):
         melds = self.smelds[side]
         verb = a[0]
         cap = self.variant.set_wild_cap
+        if verb == "wild" and not self.variant.wild_melds:
+            return ("R-MELD-3", "Wild cards can't be melded on their own")
         if self.phase == DRAW:
             top = CARD_KIND[self.pile[-1]] if self.pile else -1
             if verb not in ("meld", "run") or self.initial[side] or top >= 11 or len(hand[top]) < 2:
@@ -686,17 +706,16 @@ class SambaState(State):
                 if kept + rest >= 2:
                     return None
             elif self.phase == MELD:
-                used = {"meld": 3, "run": 3, "put": 1, "join": 0}[verb]
+                used = {"meld": 3, "run": 3, "wild": 3, "put": 1, "join": 0}[verb]
                 ok = self.initial[side] or self.pending + _action_points(a) >= self.minimums[side]
                 if ok and self.hand_size[seat] - used >= 2:
                     return None
         child = self._probe_copy()
         child._do(a)
-        need = self.out_need
         if child.hand_size[seat] == 0:
             if self.answer is False:
                 return ("R-ASK-3", "Your partner said no, so you may not go out this turn")
-            if child.side_canastas(side) < need:
+            if not child.side_can_go_out(side):
                 rule, lack = self._out_lack()
                 return (rule, f"That would use your last card, but {lack}, so you can't go out")
             return None
@@ -733,7 +752,7 @@ class SambaState(State):
         """Whether some discard is legal now (the turn can end): see ``State._why_not_discard``."""
         size = self.hand_size[seat]
         if size == 1:
-            return self.answer is not False and self.side_canastas(self.sides[seat]) >= self.out_need
+            return self.answer is not False and self.side_can_go_out(self.sides[seat])
         if self.must_out:
             return False
         return not (self.pending and not self.initial[self.sides[seat]])
@@ -771,9 +790,15 @@ class SambaState(State):
         sets: dict[int, list[tuple[int, int]]] = {}
         black: list[int] = []
         runs: list[list[tuple[int, int]]] = [[], [], [], []]
-        sambas = 0
+        sambas = bolivias = 0
+        wild_sets: list[int] = []
         for m in self.smelds[side]:
-            if m.suit >= 0:
+            if m.suit == WILD_SUIT:  # Bolivia's melds of wild cards (R-BOL-2)
+                if m.is_canasta:
+                    bolivias += 1
+                else:
+                    wild_sets.append(len(m.wilds))
+            elif m.suit >= 0:
                 if len(m.naturals) >= SAMBA_LENGTH:
                     sambas += 1
                 else:
@@ -787,7 +812,9 @@ class SambaState(State):
                             {k: tuple(sorted(v)) for k, v in sets.items()}, tuple(black),
                             tuple(tuple(sorted(r)) for r in runs), sambas, must_out=self.must_out,
                             answer=self.answer, initial=self.initial[side], pending=self.pending,
-                            minimum=self.minimums[side], need=self.out_need, cap=self.variant.set_wild_cap)
+                            minimum=self.minimums[side], need=self.out_need, cap=self.variant.set_wild_cap,
+                            wild_sets=tuple(sorted(wild_sets)) if self.variant.wild_melds else None,
+                            bolivias=bolivias, need_sequence=self.variant.out_needs_sequence)
 
     def _take_completable(self, seat: int, known: dict[tuple[Any, ...], bool]) -> bool:
         """Before the take, with melds shown (R-PACK-5): whether some more melds from the hand and a take
@@ -807,7 +834,7 @@ class SambaState(State):
             child = self._probe_copy()
             child._do(a)
             if child.hand_size[seat] == 0:
-                ok = child.answer is not False and child.side_canastas(side) >= self.out_need
+                ok = child.answer is not False and child.side_can_go_out(side)
             elif child.phase == DRAW:
                 ok = child._take_completable(seat, known)
             else:
@@ -849,6 +876,11 @@ class SambaState(State):
                 self.must_out = True
                 self.b3_melded = n
             self._after(seat, sum(CARD_VALUE[c] for c in nat + wild))
+        elif verb == "wild":  # a new meld of wild cards (Bolivia, R-BOL-2)
+            _, j, d = a
+            cards = [self._take_card(seat, JOKER) for _ in range(j)] + [self._take_card(seat, DEUCE) for _ in range(d)]
+            melds.append(SambaMeld(WILD_SUIT, [], cards))
+            self._after(seat, sum(CARD_VALUE[c] for c in cards))
         elif verb == "run":
             _, s, k = a
             cards = [self._take_card(seat, kk, s) for kk in range(k, k + 3)]
@@ -865,7 +897,7 @@ class SambaState(State):
                     m.naturals.append(card)
             else:
                 card = self._take_card(seat, w)
-                if w == m.kind:
+                if w == m.kind and m.suit != WILD_SUIT:
                     m.naturals.append(card)
                 else:
                     m.wilds.append(card)
@@ -972,4 +1004,5 @@ def new_state(options: RuleOptions | None, seed: int, variant: Variant) -> State
 register_rules("samba", SambaState)
 
 
-__all__ = ["SambaState", "SambaMeld", "CARD_SUIT", "SUIT_NAMES", "SAMBA_LENGTH", "new_state"]
+__all__ = ["SambaState", "SambaMeld", "CARD_SUIT", "SUIT_NAMES", "SAMBA_LENGTH", "WILD_SUIT", "BOLIVIA_LENGTH",
+           "new_state"]

@@ -21,8 +21,11 @@ by rank, from fours up to aces, with a dynamic programme:
 - a position of the programme is the sequences still open, the wild cards left, the cards kept (up to
   two) and the canastas made (up to the number needed); it keeps the most points melded.
 
-Black threes are placed last (melds of three or four, only when going out).  The answer is the engine's
-rule for the end of a turn, and tests compare it with an exhaustive search of the moves.
+Black threes are placed last (melds of three or four, only when going out).  In Bolivia the wild cards
+left at the end may also go into melds of wild cards (new ones of three to seven, or onto the side's that
+are not yet bolivias, R-BOL-2), and going out also needs an escalera among the canastas (R-BOL-5): a
+position then also records whether a sequence of seven has been made.  The answer is the engine's rule
+for the end of a turn, and tests compare it with an exhaustive search of the moves.
 """
 
 from __future__ import annotations
@@ -139,6 +142,42 @@ def _fits(sets: tuple[tuple[int, int], ...], cards: int, wild: int,
                  for placed in range(cards + 1))
 
 
+#: a meld of wild cards closes at seven, a bolivia (R-BOL-2)
+BOLIVIA_LENGTH = 7
+
+
+@lru_cache(maxsize=10_000)
+def wild_fits(table: tuple[int, ...], wild: int) -> tuple[int, ...]:
+    """``[x]``: the most bolivias the side can have made when ``x`` of its ``wild`` wild cards go into melds of
+    wild cards (Bolivia, R-BOL-2), or -1 if ``x`` cards can't all go there: onto the side's melds of wild cards
+    on the table (``table``: their sizes, each below seven) or into new melds of three to seven.
+
+    >>> wild_fits((), 7), wild_fits((5,), 3)
+    ((0, -1, -1, 0, 0, 0, 0, 1), (0, 0, 1, 0))
+    """
+    best = [-1] * (wild + 1)
+    best[0] = 0
+    for size in table:  # each meld on the table takes 0 to 7 - size more
+        nxt = [-1] * (wild + 1)
+        for used, made in enumerate(best):
+            if made < 0:
+                continue
+            for a in range(min(BOLIVIA_LENGTH - size, wild - used) + 1):
+                got = made + (size + a == BOLIVIA_LENGTH)
+                if got > nxt[used + a]:
+                    nxt[used + a] = got
+        best = nxt
+    for used in range(wild + 1):  # new melds, three to seven cards each, in increasing totals
+        if best[used] < 0:
+            continue
+        for size in range(3, BOLIVIA_LENGTH + 1):
+            if used + size <= wild:
+                got = best[used] + (size == BOLIVIA_LENGTH)
+                if got > best[used + size]:
+                    best[used + size] = got
+    return tuple(best)
+
+
 def _black_threes_left(held: int, table: tuple[int, ...]) -> int:
     """The fewest black threes a player going out must keep: the hand's go onto the side's melds of
     black threes (four at most each) or into new melds of three or four (R-MELD-4)."""
@@ -199,14 +238,18 @@ def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
 def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, black_threes: int, others: int,
                  sets: dict[int, tuple[tuple[int, int], ...]], black_sets: tuple[int, ...],
                  sequences: tuple[tuple[tuple[int, int], ...], ...], sambas: int, *, must_out: bool,
-                 answer: bool | None, initial: bool, pending: int, minimum: int, need: int, cap: int) -> bool:
+                 answer: bool | None, initial: bool, pending: int, minimum: int, need: int, cap: int,
+                 wild_sets: tuple[int, ...] | None = None, bolivias: int = 0, need_sequence: bool = False) -> bool:
     """Whether a Samba turn in its meld phase can still end legally (see the module docstring).
 
     ``hand[k][s]``: how many naturals of kind ``k`` (0..10) and suit ``s`` the player holds; ``others``:
     cards that no meld takes (red threes); ``sets[k]``: the side's sets of kind ``k`` as sorted
     (naturals, wilds) pairs; ``black_sets``: the sizes of its melds of black threes; ``sequences[s]``:
     its sequences of suit ``s`` that are not sambas, as sorted (low, high) kinds; ``sambas``: its
-    sambas; the rest are the turn's flags, the side's minimum and the canastas going out needs."""
+    sambas; the rest are the turn's flags, the side's minimum and the canastas going out needs.
+    Bolivia: ``wild_sets``, the sizes of the side's melds of wild cards that are not yet bolivias (None:
+    wild cards never meld alone), ``bolivias``, its bolivias, and ``need_sequence``: one of the canastas
+    going out needs must be a sequence of seven (R-BOL-5)."""
     may_keep = not must_out  # a discard that keeps a card
     may_out = answer is not False
     if not (may_keep or may_out):
@@ -217,16 +260,23 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
     spare = 1 - black_left - others if not may_keep else 1 << 30
     if spare < 0:
         return False
-    if may_out and _sets_go_out(hand, wild, 1 - black_left - others, sets, sambas, need, cap):
+    table_canastas = sambas + bolivias
+    if may_out and (not need_sequence or sambas) and _sets_go_out(hand, wild, 1 - black_left - others, sets,
+                                                                  table_canastas, need, cap):
         return True
     room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
-    for r in range(_TOP - 1, -1, -1):
-        above = sets.get(r + 1, ())
-        room_after[r] = (room_after[r + 1] + sum(cap - w for n, w in above if not is_canasta(n, w))
-                         + cap * (sum(hand[r + 1]) // 2))
-    # a position: (open sequences per suit, wild cards left, cards kept (<= 2), canastas (<= need))
-    states: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {
-        (((), (), (), ()), wild, 0, min(need, sambas) if may_out else 0): 0}
+    if wild_sets is not None:  # melds of wild cards take any number of them
+        room_after = [1 << 30] * (_TOP + 2)
+    else:
+        for r in range(_TOP - 1, -1, -1):
+            above = sets.get(r + 1, ())
+            room_after[r] = (room_after[r + 1] + sum(cap - w for n, w in above if not is_canasta(n, w))
+                             + cap * (sum(hand[r + 1]) // 2))
+    # a position: (open sequences per suit, wild cards left, cards kept (<= 2), canastas (<= need), whether a
+    # sequence of seven is among them (when going out needs one))
+    start_seq = 1 if (not need_sequence or sambas) else 0
+    states: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int, int], int] = {
+        (((), (), (), ()), wild, 0, min(need, table_canastas) if may_out else 0, start_seq if may_out else 0): 0}
     for r in range(_TOP + 2):
         value = KIND_VALUES[r] if r <= _TOP else 0
         row = hand[r] if r <= _TOP else (0, 0, 0, 0)
@@ -235,14 +285,15 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
         cards = sum(row)
         room = room_after[r] if r <= _TOP else 0
         fits = _fits(table_sets, cards, wild, cap)
-        nxt: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int], int] = {}
-        for (opened, left, kept, canastas), points in states.items():
+        nxt: dict[tuple[tuple[tuple[Open, ...], ...], int, int, int, int], int] = {}
+        for (opened, left, kept, canastas, seq), points in states.items():
             for now_open, used, made in _rank_steps(opened, tables, r, row):
                 if r > _TOP and any(now_open):
                     continue
                 free = cards - used
                 base = points + used * value
                 can = canastas + made
+                seq2 = (1 if seq or made else 0) if may_out else 0
                 for placed in range(free, -1, -1):
                     kept2 = kept + free - placed
                     if kept2 > spare:
@@ -253,22 +304,28 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
                     for x, g in fits[placed]:
                         if x > left:
                             break
-                        if left - x - room + kept2 > spare:
+                        if wild_sets is None and left - x - room + kept2 > spare:
                             continue
                         c2 = can + g
-                        state = (now_open, left - x, kept2, (c2 if c2 < need else need) if may_out else 0)
+                        state = (now_open, left - x, kept2, (c2 if c2 < need else need) if may_out else 0, seq2)
                         if nxt.get(state, -1) < total:
                             nxt[state] = total
         states = nxt
-    for (_, left, kept, canastas), points in states.items():
-        if may_out and kept + left + black_left + others <= 1 and canastas >= need:
-            return True
-        if may_keep and kept + left + black_threes + others >= 2:
-            used = wild - left
-            points += 50 * min(jokers, used) + 20 * max(0, used - jokers)
-            if initial or pending + points >= minimum or (pending == 0 and points == 0):
+    for (_, left, kept, canastas, seq), points in states.items():
+        # the wild cards left: into melds of wild cards (Bolivia), x of them making ``made`` bolivias
+        options = [(0, 0)] if wild_sets is None else [(x, made) for x, made in
+                                                       enumerate(wild_fits(wild_sets, left)) if made >= 0]
+        for x, made in options:
+            rest = left - x
+            if (may_out and kept + rest + black_left + others <= 1 and canastas + made >= need
+                    and (seq or not need_sequence)):
                 return True
+            if may_keep and kept + rest + black_threes + others >= 2:
+                used = wild - rest
+                got = points + 50 * min(jokers, used) + 20 * max(0, used - jokers)
+                if initial or pending + got >= minimum or (pending == 0 and got == 0):
+                    return True
     return False
 
 
-__all__ = ["turn_can_end", "rank_sets"]
+__all__ = ["turn_can_end", "rank_sets", "wild_fits"]

@@ -54,6 +54,14 @@ class SambaSideScore(SideScore):
 
 
 @dataclass(frozen=True)
+class BoliviaSideScore(SambaSideScore):
+    """A side's score in Bolivia (and Chile): :class:`SambaSideScore` and the number of its bolivias, melds of
+    seven wild cards worth their own bonus (R-BOL-3); ``sambas`` counts its escaleras (R-BOL-1)."""
+
+    bolivias: int = 0
+
+
+@dataclass(frozen=True)
 class HandResult:
     """The result of one hand: its deal number (from 0), who went out (a seat
     letter, or None when the stock ran out), whether concealed, and each side's
@@ -70,4 +78,4 @@ class HandResult:
                 "sides": [s.to_dict() for s in self.sides]}
 
 
-__all__ = ["SideScore", "SambaSideScore", "HandResult"]
+__all__ = ["SideScore", "SambaSideScore", "BoliviaSideScore", "HandResult"]

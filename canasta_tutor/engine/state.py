@@ -1878,7 +1878,7 @@ class State:
         return bool(self.melds[side])
 
     def black_threes_melded(self, side: int) -> int:
-        """How many black threes a side has melded (going out, R-MELD-9; 0: none)."""
+        """How many black threes a side has melded (going out, R-MELD-4; 0: none)."""
         meld = self.melds[side].get(BLACK_THREE)
         return len(meld[0]) if meld is not None else 0
 
@@ -1891,6 +1891,21 @@ class State:
         """Put a meld on a side's table as it is, unchecked (a position being read): a set of the naturals'
         rank (``suit`` -1) or a sequence of ``suit``; classic melds are keyed by rank, one per rank."""
         self.melds[side][CARD_KIND[naturals[0]]] = [naturals, wilds]
+
+    # -------------------------------------------------------------- who plays, for the notation
+    def sitting_out(self) -> str | None:
+        """The player sitting out this hand, where the variant has a player beyond the seats
+        (:attr:`Variant.reserve`, R-FIVE-1); None where every player has a seat."""
+        return None
+
+    def set_sitting_out(self, name: str) -> None:
+        """Name the player sitting out this hand (a position being read); refused where every player has a seat."""
+        raise ValueError(f"in {self.variant.name} every player has a seat: nobody sits out")
+
+    def first_deal_players(self) -> tuple[tuple[str, ...], str | None]:
+        """The players in the chairs at the first deal, and the one sitting out then (None: nobody), as a
+        game record names them."""
+        return tuple(self.players), None
 
     # -------------------------------------------------------------- rebuilt from an observation
     def own_hand_codes(self, obs: Any) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ A :class:`Variant` is plain data: seats and sides, the deck, the deal, the draw,
 what going out needs, the initial-meld minimums, the bonuses and the game target.
 The :class:`~canasta_tutor.engine.game.Game` carries one (``state.variant``); the engine
 asks it instead of assuming four seats.  The rule book gives each adaptation its
-own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
+own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``, ``SAMBA``, ``FIVE``, ``BOL``).
 
 >>> CLASSIC.players, CLASSIC.seats, CLASSIC.side_names, CLASSIC.partners(2)
 (4, 'NESW', ('NS', 'EW'), (0,))
@@ -21,9 +21,9 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``).
 >>> try:
 ...     get_variant("seven-handed")
 ... except UnknownVariantError as e:
-...     print(e)  # doctest: +NORMALIZE_WHITESPACE
-'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba,
-five-handed, pennies
+...     print(str(e).replace("five-handed, ", "five-handed,\n"))
+'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed,
+bolivia, chile, pennies
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -37,6 +37,9 @@ Choices made where the references disagree (rulings 7 to 9 of the rule book sett
 - italian: the book's rules R-ITAL-1..11 as rulings 10 to 14 settle them; where the book leaves a point
   open the engine reads it as :mod:`canasta_tutor.engine.italian` explains (a meld of deuces is made of wild
   cards, so it is never part of the initial meld; the initial meld is the melding up to the minimum).
+- bolivia: Samba's rules with melds of wild cards (a bolivia at seven, 2,500), two canastas with an
+  escalera among them to go out, black threes left in hand at -100, 150 from 7,000 up and a game of 15,000
+  (R-BOL-1..8, ruling 18); chile is the same game under another name (R-BOL-9, ruling 19).
 - the draw for seats in a variant (the rule book's software note on the variants): the highest drawer
   sits South and plays first; the others, in the order of their cards, fill South's partners' seats,
   then each other side's seats in turn order (see :func:`canasta_tutor.engine.game.seating_order`).
@@ -145,6 +148,14 @@ class Variant:
     #: red threes count for a side only with this many canastas, otherwise they count against it
     #: (R-SAMBA-9); 0: the classic condition, at least one meld (R-RED-5)
     red_threes_need_canastas: int = 0
+    #: Bolivia (R-BOL-2..6): three or more wild cards meld on their own, as a meld of wild cards that is a
+    #: canasta (a bolivia) at seven and then closed; its bonus; going out needs a sequence of seven (an
+    #: escalera) among the canastas; a black three left in a hand counts this much against the side
+    #: (R-BOL-6; 5, its count, elsewhere)
+    wild_melds: bool = False
+    wild_meld_bonus: int = 0
+    out_needs_sequence: bool = False
+    black_three_in_hand: int = 5
     #: the default hint's search budget in this variant: the playouts of its race of candidates and the
     #: fewest sampled deals a candidate plays in each round, or between two looks of a race by elimination
     #: (None: the hint's defaults, 240 and 8).  A variant
@@ -170,9 +181,10 @@ class Variant:
     reserve_side: int = 1
     #: Pennies from Heaven (R-PEN-3, R-PEN-4): the cards of each player's face-down packet (0: none)
     packet_size: int = 0
-    #: wild cards may be melded on their own, as a meld kept under the rank of deuces that holds jokers and
-    #: deuces alike (R-PEN-7); the notation writes it ``meld 2 2 JK``
-    wild_melds: bool = False
+    #: Pennies from Heaven (R-PEN-6..10): canastas of four kinds (natural, mixed, wild, sevens), each of exactly
+    #: seven cards; wild cards meld on their own as one meld kept under the rank of deuces that holds jokers
+    #: and deuces alike (the notation writes it ``meld 2 2 JK``); a side goes out with one of each kind
+    four_kinds: bool = False
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -290,6 +302,18 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant(name="five-handed", rule_area="FIVE", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=2, jokers=4,
                 hand_size=11, draw=1, canastas_to_go_out=1, rules="five", reserve="F", reserve_side=1,
                 hint_playouts=1600, playout_turns=8),
+        # Bolivia (R-BOL-1..8): Samba's table with melds of wild cards, a sequence of seven (an escalera) among
+        # the two canastas going out needs, black threes in hand at -100, 150 from 7,000 and a game of 15,000
+        *(Variant(name=name, rule_area="BOL", players=4, seats="NESW", sides=(0, 1, 0, 1), packs=3, jokers=6,
+                  hand_size=15, draw=2, canastas_to_go_out=2,
+                  minimum_bands=((0, 50), (1500, 90), (3000, 120), (7000, 150)),
+                  bonuses=Bonuses(going_out=200, concealed=0, red_threes=(0, 100, 200, 300, 400, 500, 1000)),
+                  target=15000, go_out_rule="R-BOL-5", rules="bolivia", sequences=True, numbered_melds=True,
+                  set_wild_cap=2, samba_bonus=1500, red_threes_need_canastas=2, wild_melds=True,
+                  wild_meld_bonus=2500, out_needs_sequence=True, black_three_in_hand=100, hint_playouts=24,
+                  hint_min_round=2, hint_few_deals=6)
+          # Chile is Bolivia under another name (R-BOL-9, ruling 19): the same rules, state and figures
+          for name in ("bolivia", "chile")),
         # Pennies from Heaven (R-PEN-1..14): six players in two sides of three sitting alternately (seats N, E, P,
         # S, W, Q; sides NPW and ESQ), four packs and eight jokers, 13 cards and a packet of 11 face down each
         Variant(name="pennies", rule_area="PEN", players=6, seats="NEPSWQ", sides=(0, 1, 0, 1, 0, 1), packs=4,
@@ -297,7 +321,7 @@ VARIANTS: Final[dict[str, Variant]] = {
                 minimum_bands=((0, 50), (500, 90), (1000, 120), (1500, 150)),
                 bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 500, 600, 700, 1000), wild_canasta=1000,
                                 sevens_canasta=1500),
-                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, wild_melds=True,
+                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, four_kinds=True,
                 # its legal actions go through the full check (as Italian Canasta's), a round is six turns and the
                 # hands are large: a playout cut off after two rounds costs several classic ones, and at 300 the
                 # hint's CPU p95 was 2.4 s (benchmarks/README.md); 120 brings it near a second

@@ -65,7 +65,7 @@ from ..engine.cards import (
 from ..engine.italian import can_go_out_for
 from ..engine.pennies_melds import canasta_kind
 from ..engine.observer import Observation
-from ..engine.samba import SAMBA_LENGTH, SUIT_NAMES
+from ..engine.samba import BOLIVIA_LENGTH, SAMBA_LENGTH, SUIT_NAMES, WILD_SUIT
 from ..engine.state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
 
 
@@ -167,6 +167,8 @@ def _samba_is_canasta(suit: int, codes: Sequence[str]) -> bool:
     kinds = [kind_of_code(x) for x in codes]
     if suit >= 0:
         return len(kinds) >= SAMBA_LENGTH
+    if suit == WILD_SUIT:  # Bolivia: a bolivia is seven wild cards (R-BOL-2)
+        return len(kinds) >= BOLIVIA_LENGTH
     wild = sum(1 for k in kinds if k in (DEUCE, JOKER))
     return is_canasta(len(kinds) - wild, wild)
 
@@ -177,7 +179,7 @@ def _set_ranks(o: Observation, side: int, open_only: bool = False) -> set[int]:
     if not _samba(o):
         return set(o.meld_summary[side])
     return {kind_of_code(codes[0]) for suit, codes in o.samba_melds[side]
-            if suit < 0 and not (open_only and _samba_is_canasta(suit, codes))}
+            if suit == -1 and not (open_only and _samba_is_canasta(suit, codes))}
 
 
 def _canastas(o: Observation, side: int) -> int:
@@ -553,7 +555,7 @@ def completes_canasta(c: Context) -> Fact | None:
         return None
     n, w = len(m[0]), len(m[1])
     variant = c.obs.variant
-    if variant.wild_melds:  # Pennies from Heaven's four kinds (R-PEN-8), and the packet they release (R-PEN-4)
+    if variant.four_kinds:  # Pennies from Heaven's four kinds (R-PEN-8), and the packet they release (R-PEN-4)
         name = canasta_kind(kind, n, w)
         if name is None or canasta_kind(kind, *before) is not None:
             return None
@@ -818,6 +820,8 @@ def _meld_words(suit: int, codes: Sequence[str], index: int) -> str:
     """``m2, your sequence of hearts`` or ``m1, your set of kings``."""
     if suit >= 0:
         return f"m{index + 1}, your sequence of {SUIT_NAMES[suit]}"
+    if suit == WILD_SUIT:
+        return f"m{index + 1}, your meld of wild cards"
     return f"m{index + 1}, your set of {KIND_NAMES[kind_of_code(codes[0])]}"
 
 
@@ -854,6 +858,8 @@ def _samba_part(o: Observation, a: tuple) -> tuple[str, int] | None:
                 sum(KIND_VALUES[low + i] for i in range(3)))
     if verb == "put":
         return f"putting {KIND_TOKENS[a[2]]} on m{a[1] + 1}", KIND_VALUES[a[2]]
+    if verb == "wild":  # Bolivia's meld of wild cards (R-BOL-2, R-BOL-7)
+        return " ".join(["JK"] * a[1] + ["2"] * a[2]), 50 * a[1] + 20 * a[2]
     return None
 
 
@@ -905,7 +911,7 @@ def samba_initial_minimum(c: Context) -> Fact | None:
 def _changed_meld(c: Context) -> int:
     """The index of the side's meld a Samba action makes or grows (-1: none)."""
     verb, a = c.verb, c.action
-    if verb in ("run", "meld", "take"):
+    if verb in ("run", "meld", "take", "wild"):
         return len(c.obs.samba_melds[c.side])
     if verb == "put" or verb == "join":
         return int(a[1])
@@ -927,7 +933,15 @@ def samba_canasta(c: Context) -> Fact | None:
     m = melds[i]
     before = c.obs.samba_melds[c.side]
     was = i < len(before) and _samba_is_canasta(*before[i])
+    bolivia = c.obs.variant.wild_melds  # Bolivia and Chile: the escalera and the bolivia (R-BOL-1..3)
     if m.is_canasta and not was:
+        if m.is_sequence and bolivia:
+            return Fact("samba", f"This makes an escalera: your sequence of {SUIT_NAMES[m.suit]} reaches seven cards, "
+                        "counts as a canasta, earns 1,500 and is the one going out needs (R-BOL-1, R-BOL-5).", GOOD,
+                        "R-BOL-1", "P-BUILD-CANASTA")
+        if m.suit == WILD_SUIT:
+            return Fact("samba", "This makes a bolivia: seven wild cards, a canasta worth 2,500 (R-BOL-2, R-BOL-3).",
+                        GOOD, "R-BOL-3", "P-BUILD-CANASTA")
         if m.is_sequence:
             return Fact("samba", f"This makes a samba: your sequence of {SUIT_NAMES[m.suit]} reaches seven cards, "
                         "counts as a canasta and earns 1,500 (R-SAMBA-3, R-SAMBA-9).", GOOD, "R-SAMBA-3",
@@ -939,8 +953,10 @@ def samba_canasta(c: Context) -> Fact | None:
         return Fact("canasta", f"This completes a natural canasta of {KIND_NAMES[kind]}: +500 (R-CAN-2).", GOOD,
                     "R-CAN-2", "P-BUILD-CANASTA", "P-NATURAL-CANASTA")
     if len(m) == 6 and not m.is_canasta and (i >= len(before) or len(before[i][1]) < 6):
-        what = f"your sequence of {SUIT_NAMES[m.suit]}" if m.is_sequence else f"your set of {KIND_NAMES[m.kind]}"
-        goal = "a samba" if m.is_sequence else "a canasta"
+        what = (f"your sequence of {SUIT_NAMES[m.suit]}" if m.is_sequence else "your meld of wild cards"
+                if m.suit == WILD_SUIT else f"your set of {KIND_NAMES[m.kind]}")
+        goal = ("an escalera" if bolivia else "a samba") if m.is_sequence else (
+            "a bolivia" if m.suit == WILD_SUIT else "a canasta")
         return Fact("one-short", f"This brings {what} to six cards: one short of {goal}.", GOOD, None,
                     "P-BUILD-CANASTA")
     return None
@@ -954,6 +970,18 @@ def samba_canastas_needed(c: Context) -> Fact | None:
         return None
     have = _canastas(o, c.side)
     need = o.variant.canastas_to_go_out
+    rule = o.variant.go_out_rule
+    if o.variant.out_needs_sequence:  # Bolivia: one of them an escalera (R-BOL-5)
+        escaleras = sum(1 for suit, codes in o.samba_melds[c.side] if suit >= 0 and len(codes) >= SAMBA_LENGTH)
+        ready = have >= need and escaleras > 0
+        if a is not None and not ready and a.side_can_go_out(c.side):
+            return Fact("canastas-needed", f"With it your side has {NUMBER_WORDS[need]} canastas, an escalera among "
+                        f"them, enough to go out ({rule}).", GOOD, rule)
+        if o.phase == "meld" and not ready and o.hand_sizes[c.seat] <= 4:
+            return Fact("canastas-needed", f"Your side has {NUMBER_WORDS[have]} canasta{'s' if have != 1 else ''} and "
+                        f"{NUMBER_WORDS[escaleras]} escalera{'s' if escaleras != 1 else ''}; going out needs "
+                        f"{NUMBER_WORDS[need]} canastas, one of them an escalera ({rule}).", NEUTRAL, rule)
+        return None
     if a is not None and have < need <= a.side_canastas(c.side):
         return Fact("canastas-needed", f"With it your side has {NUMBER_WORDS[need]} canastas, enough to go out "
                     "(R-SAMBA-7).", GOOD, "R-SAMBA-7")

@@ -34,6 +34,10 @@ and adds sequences:
 ``take K on m2``               ``("takeon", K, 1)``: the top card alone onto m2
 =============================  ==============================================
 
+Bolivia and Chile (:mod:`canasta_tutor.engine.bolivia`) add melds of wild cards alone:
+``wild JK 2 2`` is ``("wild", 1, 2)``, a new meld of one joker and two deuces (R-BOL-2); a wild card
+joins it with ``put JK on m3``, as onto any numbered meld.
+
 >>> from canasta_tutor.engine.cards import DEUCE, parse_kind
 >>> K = parse_kind("K")
 >>> parse_action("take K K K") == ("take", K, 2, 0, 0)
@@ -92,6 +96,8 @@ SIMPLE_VERBS = ("draw", "ask", "yes", "no", "pass", "deal")
 VERBS = ("draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "deal")
 #: Samba's verbs for sequences and numbered melds (``take K on m1`` is the tuple verb ``takeon``).
 SAMBA_VERBS = ("run", "put", "join")
+#: Bolivia's verb for a new meld of wild cards (R-BOL-2)
+BOLIVIA_VERBS = ("wild",)
 
 _TOKEN = {k: ("3" if k == BLACK_THREE else KIND_TOKENS[k]) for k in range(NUM_KINDS)}
 
@@ -181,6 +187,10 @@ def format_action(a: Action) -> str:
         return f"{verb} {' '.join(tokens)}"
     if verb in ("run", "put", "join", "takeon"):
         return _format_samba(a)
+    if verb == "wild":
+        if len(a) != 3 or type(a[1]) is not int or type(a[2]) is not int or a[1] < 0 or a[2] < 0:  # noqa: E721
+            raise NotationError(f"{a!r} is not a meld of wild cards: ('wild', jokers, deuces)")
+        return "wild " + " ".join(["JK"] * a[1] + ["2"] * a[2])
     raise NotationError(f"{a!r} is not an action: unknown verb {verb!r}")
 
 
@@ -310,6 +320,11 @@ def parse_action(text: str) -> Action:
         return ("meld", k, *_split_wilds(kinds, k))
     if verb in SAMBA_VERBS:
         return _parse_samba(verb, rest, text)
+    if verb == "wild":
+        kinds = [_kind(t, text) for t in rest]
+        if not kinds or any(x not in WILD_KINDS for x in kinds):
+            raise NotationError(f"{text!r}: a meld of wild cards names jokers and deuces only, like 'wild JK 2 2'")
+        return ("wild", kinds.count(JOKER), kinds.count(DEUCE))
     if verb == "take" and len(rest) == 3 and rest[1].lower() in ("on", "to", "onto"):
         return ("takeon", _kind(rest[0], text), _meld_number(rest[2], text))
     if verb == "take":
@@ -324,7 +339,7 @@ def parse_action(text: str) -> Action:
             names = " and ".join(KIND_NAMES[x] for x in [k] + strays)
             raise NotationError(f"{text!r}: a meld holds one rank, but this names {names}")
         return ("take", k, *_split_wilds(others, k))
-    hint = ", ".join(VERBS + SAMBA_VERBS)
+    hint = ", ".join(VERBS + SAMBA_VERBS + BOLIVIA_VERBS)
     raise NotationError(f"{text!r}: unknown action {words[0]!r}; actions are {hint}")
 
 
@@ -333,4 +348,5 @@ def format_actions(actions: Iterable[Action]) -> list[str]:
     return [format_action(a) for a in actions]
 
 
-__all__ = ["format_action", "parse_action", "format_actions", "kind_token", "VERBS", "SIMPLE_VERBS", "SAMBA_VERBS"]
+__all__ = ["format_action", "parse_action", "format_actions", "kind_token", "VERBS", "SIMPLE_VERBS", "SAMBA_VERBS",
+           "BOLIVIA_VERBS"]

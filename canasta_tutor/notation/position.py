@@ -57,6 +57,9 @@ variant decides the seat letters and side names, and with them the keys:
   order written (``m1`` first, as in the actions ``put K on m1``); a meld of one suit in a row of
   ranks is a sequence (``7H 8H 9H``; ``(samba)`` may mark one of seven), and a side may have
   several sets of one rank.
+- ``bolivia`` and ``chile`` (the same game, R-BOL-9): Samba's melds, and a meld of wild cards alone
+  (``JK 2S 2H``; ``(bolivia)`` may mark one of seven, R-BOL-2); a sequence of seven may be marked
+  ``(escalera)``, Bolivia's name for it, or ``(samba)``.
 - ``six-handed``: seats ``N E P S W Q`` in turn order (``P`` between East and South,
   ``Q`` between West and North), partners opposite, sides ``NS``, ``EW`` and ``PQ``:
   ``totals: NS 0 EW 0 PQ 0``, ``melds PQ:``...; three decks, so three of each card and six jokers.
@@ -126,11 +129,10 @@ from ..engine.cards import (
 from ..engine.errors import ImpossiblePositionError, NotationError
 from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
-from ..engine.five import FiveState
 from ..engine.pennies_melds import SEVEN as SEVEN_KIND
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
-from ..engine.samba import new_state
+from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, new_state
 from ..engine.state import (
     CHAIN_KINDS as _CHAIN,
     ANSWER,
@@ -383,7 +385,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             state.players = check_player_names(names, seats)
         except NotationError as e:
             raise NotationError(e.message, ln, "players") from None
-    if isinstance(state, FiveState):
+    if state.sitting_out() is not None:  # a variant with a player beyond the seats (five-handed)
         _read_out(state, *get("out", variant.reserve))
     # by default the seat before South deals, so South plays first
     ln, v = get("dealer", seats[(seats.index("S") - 1) % players] if "S" in seats else seats[-1])
@@ -477,7 +479,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                     raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
                 mark = " ".join(part[start + 1:-1].lower().split())
                 if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed",
-                                "canasta of deuces", "samba", "canasta of sevens", "wild canasta"):
+                                "canasta of deuces", "samba", "escalera", "bolivia", "canasta of sevens",
+                                "wild canasta"):
                     raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
                 part = part[:start].strip()
@@ -670,11 +673,11 @@ def _read_packets(variant: Variant, ln: int | None, v: str) -> list[int]:
     return counts
 
 
-def _read_out(state: FiveState, ln: int | None, v: str) -> None:
+def _read_out(state: State, ln: int | None, v: str) -> None:
     """Five-handed: the ``out:`` line, the player sitting out this hand (R-FIVE-1), a name unlike the four
     in the chairs."""
     try:
-        state.out = check_player_names((*state.players, v), state.variant.roster)[-1]
+        state.set_sitting_out(check_player_names((*state.players, v), state.variant.roster)[-1])
     except NotationError as e:
         raise NotationError(f"out: {e.message} (the player sitting out R-FIVE-1 has a name of their own)", ln,
                             "out") from None
@@ -754,6 +757,19 @@ def _add_listed_meld(state: State, side: int, cards: list[int], mark: str, line:
     field = f"melds {state.variant.side_names[side]}"
     naturals = [c for c in cards if CARD_KIND[c] not in (JOKER, DEUCE)]
     text = " ".join(ALL_CARD_CODES[c] for c in cards)
+    if not naturals and state.variant.wild_melds:  # a meld of wild cards (Bolivia, R-BOL-2)
+        if not 3 <= len(cards) <= BOLIVIA_LENGTH:
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards holds three to seven of them "
+                                          "(R-BOL-2)", line, field)
+        if mark and (mark != "bolivia" or len(cards) != BOLIVIA_LENGTH):
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards is marked only '(bolivia)', at "
+                                          "seven cards", line, field)
+        state.lay_meld(side, [], list(cards), WILD_SUIT)
+        return
+    if mark == "bolivia":
+        raise ImpossiblePositionError(f"meld {text!r} is marked a bolivia but is not seven wild cards", line, field)
+    if mark == "escalera":
+        mark = "samba"
     if len({CARD_KIND[c] for c in naturals}) <= 1:
         if mark == "samba":
             raise ImpossiblePositionError(f"meld {text!r} is marked a samba but is not a sequence", line, field)
@@ -796,7 +812,7 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, l
                                           line, field)
         state.melds[side][DEUCE] = [cards, []]
         return
-    if not naturals and state.variant.wild_melds:
+    if not naturals and state.variant.four_kinds:
         # a meld of wild cards, kept under the rank of deuces (R-PEN-7)
         if len(cards) < 3 or len(cards) > 7:
             raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards holds three to seven of them", line,
@@ -1034,8 +1050,9 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"options: {opts}")
     if tuple(state.players) != tuple(seats):
         lines.append("players: " + ", ".join(check_player_names(state.players, seats)))
-    if isinstance(state, FiveState):
-        lines.append(f"out: {state.out}")
+    out = state.sitting_out()
+    if out is not None:
+        lines.append(f"out: {out}")
     lines.append(f"dealer: {seats[state.dealer]}")
     flags: list[str] = []
     if state.phase not in (DRAW, MELD, ANSWER):
@@ -1090,18 +1107,23 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             text = _cards_text(m.naturals if m.suit >= 0 else sorted(m.naturals, key=sort_key)
                                + sorted(m.wilds, key=sort_key))
             if m.is_canasta:
-                text += " (samba)" if m.suit >= 0 else " (mixed canasta)" if m.wilds else " (natural canasta)"
+                if m.suit == WILD_SUIT:
+                    text += " (bolivia)"
+                elif m.suit >= 0:
+                    text += " (escalera)" if state.variant.wild_melds else " (samba)"
+                else:
+                    text += " (mixed canasta)" if m.wilds else " (natural canasta)"
             parts.append(text)
         for kind in sorted(state.melds[side], key=lambda k: (k == BLACK_THREE, k)):
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)
             text = _cards_text(cards)
-            if kind == DEUCE and variant.wild_melds:
+            if kind == DEUCE and variant.four_kinds:
                 if len(nat) >= 7:
                     text += " (wild canasta)"  # R-PEN-7, R-PEN-8
             elif kind == DEUCE and is_canasta(len(nat), len(wild)):
                 text += " (canasta of deuces)"  # R-ITAL-6
-            elif kind == SEVEN_KIND and variant.wild_melds and is_canasta(len(nat), len(wild)):
+            elif kind == SEVEN_KIND and variant.four_kinds and is_canasta(len(nat), len(wild)):
                 text += " (canasta of sevens)"  # R-PEN-8
             elif is_canasta(len(nat), len(wild)):
                 text += " (mixed canasta)" if wild else " (natural canasta)"

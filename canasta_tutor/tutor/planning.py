@@ -289,7 +289,7 @@ def _meld_candidates(state: State, seat: int, kinds: list[int], step_by_step: bo
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
     if not nat:
-        if state.variant.wild_melds and wilds:
+        if state.variant.four_kinds and wilds:
             # wild cards alone are a meld of their own in Pennies from Heaven (R-PEN-7): three to start it,
             # then one at a time
             yield wild_meld_sequence(DEUCE in state.melds[side], wilds)
@@ -389,7 +389,8 @@ def _plan_take(state: State, seat: int, cards: tuple[int, ...], kinds: list[int]
 
 # ----------------------------------------------------------------- numbered melds (Samba)
 def _listed_meld(state: State, seat: int, cards: Sequence[int]) -> list[Action] | Guidance:
-    """One new set or sequence from the selected cards, then one card at a time onto it."""
+    """One new set or sequence (in Bolivia also a meld of wild cards) from the selected cards, then one card at a
+    time onto it."""
     naturals = [c for c in cards if CARD_KIND[c] not in WILDS]
     wilds = [CARD_KIND[c] for c in cards if CARD_KIND[c] in WILDS]
     new = len(state.listed_melds(state.sides[seat]))
@@ -400,6 +401,10 @@ def _listed_meld(state: State, seat: int, cards: Sequence[int]) -> list[Action] 
         base = (3, 0, 0) if n >= 3 or not wilds else (2, 1, 0) if wilds[0] == JOKER else (2, 0, 1)
         rest = [k] * (n - base[0]) + wilds[base[1] + base[2]:]
         return [("meld", k, *base)] + [("put", new, w) for w in rest]
+    if not naturals and state.variant.wild_melds and len(wilds) >= 3:  # a meld of wild cards (R-BOL-2)
+        ordered = sorted(wilds, key=lambda w: w != JOKER)
+        j = ordered[:3].count(JOKER)
+        return [("wild", j, 3 - j)] + [("put", new, w) for w in ordered[3:]]
     suits = {CARD_SUIT[c] for c in naturals}
     if len(suits) == 1 and not wilds and len(naturals) >= 3:
         kinds = sorted(CARD_KIND[c] for c in naturals)

@@ -175,7 +175,7 @@ from ..engine.cards import (
 from ..notation.cardnames import card_label
 from ..engine.pennies_melds import canasta_kind
 from ..engine.observer import Observation
-from ..engine.samba import SUIT_NAMES
+from ..engine.samba import BOLIVIA_LENGTH, SUIT_NAMES, WILD_SUIT
 from ..engine.scoring import HandResult
 from ..engine.state import GAME_OVER, HAND_OVER, seat_title
 from ..engine.variants import CLASSIC, Variant
@@ -307,11 +307,21 @@ def _canasta_top(codes: tuple[str, ...], nat: int, wild: int) -> str | None:
 
 
 def _listed_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
-    """Samba's melds (R-SAMBA-3, R-SAMBA-5), numbered in the order made: sets and sequences."""
+    """Samba's melds (R-SAMBA-3, R-SAMBA-5), numbered in the order made: sets and sequences; in Bolivia also
+    melds of wild cards (R-BOL-2), a bolivia at seven, and a sequence of seven is an escalera (R-BOL-1)."""
     out = []
     for i, (suit, codes) in enumerate(obs.samba_melds[side]):
         nat = sum(1 for c in codes if c != "JK" and c[0] != "2")
         wild = len(codes) - nat
+        if suit == WILD_SUIT:
+            bolivia = len(codes) >= BOLIVIA_LENGTH
+            out.append({
+                "kind": f"m{i + 1}", "number": i + 1, "sequence": False, "label": "wild",
+                "name": "wild cards", "cards": list(codes), "n": 0, "w": wild,
+                "canasta": "bolivia" if bolivia else None, "top": codes[-1] if bolivia else None,
+                "short": len(codes) == BOLIVIA_LENGTH - 1,
+            })
+            continue
         lo, hi = kind_of_code(codes[0]), kind_of_code(codes[nat - 1])
         if suit >= 0:
             glyph = SUIT_GLYPHS["SHDC"[suit]]
@@ -320,7 +330,8 @@ def _listed_melds(obs: Observation, side: int) -> list[dict[str, Any]]:
                 "kind": f"m{i + 1}", "number": i + 1, "sequence": True,
                 "label": f"{kind_label(lo)}\u2013{kind_label(hi)}{glyph}",
                 "name": f"{KIND_SINGULAR[lo]} to {KIND_SINGULAR[hi]} of {SUIT_NAMES[suit]}", "cards": list(codes),
-                "n": nat, "w": 0, "canasta": "samba" if samba else None, "top": codes[-1] if samba else None,
+                "n": nat, "w": 0, "canasta": ("escalera" if obs.variant.wild_melds else "samba") if samba else None,
+                "top": codes[-1] if samba else None,
                 "short": len(codes) == 6,
             })
             continue
@@ -343,7 +354,7 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
         nat, wild = obs.meld_summary[side][k]
         top = _canasta_top(codes, nat, wild)
         canasta = ("deuces" if k == DEUCE else "mixed" if wild else "natural") if top else None  # R-ITAL-6
-        if obs.variant.wild_melds:  # Pennies from Heaven's four kinds: natural, mixed, wild, sevens (R-PEN-8)
+        if obs.variant.four_kinds:  # Pennies from Heaven's four kinds: natural, mixed, wild, sevens (R-PEN-8)
             canasta = canasta_kind(k, nat, wild)
         out.append({
             "kind": kind_token(k), "label": kind_label(k), "name": KIND_NAMES[k], "cards": list(codes),

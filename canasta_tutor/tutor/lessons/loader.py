@@ -34,7 +34,7 @@ from ...notation.textinput import load_toml, read_file_text
 from .course import known_rules
 from .generate import PLACEHOLDER, placeholders
 from .locate import format_field, locate, value_start_line
-from .model import Lesson, Problem, build_lesson
+from .model import Lesson, Problem, build_lesson, verb_allowed
 from .predicates import RULE_RE, check_expression, mentions, rules_in
 
 SCHEMA_PATH = Path(__file__).with_name("lesson.schema.json")
@@ -342,7 +342,7 @@ def _check_action(act: str, path: list[str | int], chk: ProblemList, names: set[
     except NotationError as e:
         chk.add(path, f"{e.message}" if "{" not in act else f"{act!r}: {e.message}")
         return
-    if allow is not None and action[0] not in allow and not may_be_illegal:
+    if allow is not None and not verb_allowed(action[0], allow) and not may_be_illegal:
         chk.add(path, f"{action[0]!r} is not among the verbs this level allows ({', '.join(sorted(allow))})")
 
 

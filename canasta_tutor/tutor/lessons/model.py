@@ -56,6 +56,17 @@ class Generator:
     tries: int = 200
 
 
+#: the Samba family's verbs (R-SAMBA-3..6, R-BOL-2), allowed where a level allows the classic verb they stand
+#: for: a new sequence or meld of wild cards is a meld, a card put onto a numbered meld or a join an addition,
+#: the top card onto a numbered meld a take
+ALLOW_AS = {"run": "meld", "wild": "meld", "put": "add", "join": "add", "takeon": "take"}
+
+
+def verb_allowed(verb: str, allow: tuple[str, ...] | set[str]) -> bool:
+    """Whether a level that allows ``allow`` allows an action of ``verb`` (see :data:`ALLOW_AS`)."""
+    return ALLOW_AS.get(verb, verb) in allow
+
+
 @dataclass(frozen=True)
 class Level:
     """One level of a lesson."""
@@ -169,4 +180,5 @@ def build_lesson(data: dict[str, Any], file: str, lines: list[int | None]) -> Le
                   levels=tuple(levels), intro=data.get("intro", ""), file=file)
 
 
-__all__ = ["Problem", "Failure", "Note", "Wrong", "Generator", "Level", "Lesson", "build_lesson"]
+__all__ = ["Problem", "Failure", "Note", "Wrong", "Generator", "Level", "Lesson", "build_lesson", "ALLOW_AS",
+           "verb_allowed"]

@@ -45,7 +45,7 @@ from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
 from ..progress import ACTION_KINDS, Attempt
 from ..session import TableSession
 from .generate import Deal, fill, generate
-from .model import Level
+from .model import Level, verb_allowed
 from .predicates import Context, discard_is_safe, evaluate
 from .results import FAILED, OPEN, PASSED, ActionResult, LevelOverError
 from .scoring import ScoreQuestion
@@ -387,7 +387,7 @@ class LevelRun:
         self.tries += 1
         first = len(self.events)
         verb = action[0]
-        if verb not in self.level.allow:
+        if not verb_allowed(verb, self.level.allow):
             result.reason = (f"This level is about something else: here you may {_verbs(self.level.allow)}.")
             result.note = self.fill(self.level.note_for(verb=verb))
             self._refuse_verb(action, result)
@@ -657,7 +657,7 @@ def search_pass(root: LevelRun, depth: int, max_nodes: int = 4000) -> SearchResu
         for text in hinted:
             seen.setdefault(_canon(text), None)
         for a in run.state.legal_actions():
-            if a[0] in level.allow:
+            if verb_allowed(a[0], level.allow):
                 seen.setdefault(format_action(a), None)
         return list(seen)
 
