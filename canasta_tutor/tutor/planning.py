@@ -489,7 +489,7 @@ def _join_probe(melds: Sequence[object], sets: list[int], source: int | None) ->
 
 
 def plan_join(state: State, seat: int, source: int | None = None, target: int | None = None) -> Outcome:
-    """Join Samba's set number ``source`` into set ``target`` of the same rank (R-SAMBA-5; 0 for m1).
+    """Join set number ``source`` into set ``target`` of the same rank (R-SAMBA-5; 0 for m1).
 
     Without ``target`` the learner still has to click a set: :class:`Guidance` (or, with neither and
     one pair of sets the engine accepts joined, that join, into the lower number).  When no join is
@@ -501,7 +501,8 @@ def plan_join(state: State, seat: int, source: int | None = None, target: int | 
         err = turn_refusal(state, seat, join)
         return err if err is not None else Plan((join,), ())
     if not state.variant.numbered_melds:
-        return turn_refusal(state, seat, ("join", 0, 1)) or Guidance("Only Samba joins sets.")
+        return turn_refusal(state, seat, ("join", 0, 1)) or Guidance(
+            "Sets are never joined in this game: a side has one meld of each rank.")
     melds = state.listed_melds(state.sides[seat])
     sets = [i for i, m in enumerate(melds) if not m.is_sequence]
     movers = sets if source is None else [source]
