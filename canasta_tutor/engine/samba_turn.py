@@ -324,8 +324,8 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
         return True
     if may_out and need_sequence and not sambas:  # Bolivia: an escalera from the table's sequences first
         for first in (_escalera_first, _runs_first):
-            rest, made = first(hand, sequences)
-            if made and _sets_go_out(rest, wild, 1 - black_left - others, sets, table_canastas + made, need, cap,
+            remaining, made = first(hand, sequences)
+            if made and _sets_go_out(remaining, wild, 1 - black_left - others, sets, table_canastas + made, need, cap,
                                      wild_sets):
                 return True
     room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
