@@ -4,9 +4,9 @@ A layer above the engine reads what differs between variants from the variant's 
 (``numbered_melds``, ``hint_few_deals``, ...) or from the state's own methods (``listed_melds``,
 ``sequence_suit``, ...), never from the state's class or from a flag that stands for one variant.  This
 script reads every module of the package with ``ast`` (so docstrings and comments may name Samba) and
-reports each place that names ``SambaState``, reads an attribute ``.sequences``, or compares a variant's
-``name`` or ``rules`` with a string.  ``make lint`` runs it; ``tests/test_layers.py`` checks it finds an
-offence.  Usage: ``python tests/variant_questions.py [PACKAGE_DIR]``; exit 1 when it finds any.
+reports each place that names ``SambaState`` or ``FiveState``, reads an attribute ``.sequences``, or
+compares a variant's ``name`` or ``rules`` with a string.  ``make lint`` runs it; ``tests/test_layers.py``
+checks it finds an offence.  Usage: ``python tests/variant_questions.py [PACKAGE_DIR]``; exit 1 when it finds any.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 #: the names of the classes and flags that stand for one variant's rules
-CLASS_NAMES = frozenset({"SambaState"})
+CLASS_NAMES = frozenset({"SambaState", "FiveState"})
 FLAG_NAMES = frozenset({"sequences"})
 #: folders of the package that may ask: the engine itself, and the compiled copy of it that the build makes
 ALLOWED = ("engine", "_fast")

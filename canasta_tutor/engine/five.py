@@ -73,6 +73,16 @@ class FiveState(State):
         s.out = self.out
         return s
 
+    def sitting_out(self) -> str | None:
+        return self.out
+
+    def set_sitting_out(self, name: str) -> None:
+        self.out = name
+
+    def first_deal_players(self) -> tuple[tuple[str, ...], str | None]:
+        """The chairs and the player sitting out at the first deal (R-FIVE-2)."""
+        return rotated(tuple(self.players), self.out, self.deal_no, 0, self.variant)
+
     def _deal(self) -> None:
         # a new deal after the first: the player who sat out takes the chair of the one whose turn it is
         # to sit out (R-FIVE-2); the first deal's players are those the draw for seats seated

@@ -54,7 +54,6 @@ from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 from .cards import ALL_CARD_CODES, CARD_KIND, sort_key
 from . import render
 from .options import RuleOptions
-from .five import FiveState
 from .samba import SambaState
 from .scoring import HandResult
 from .state import Action, State, seat_index
@@ -308,7 +307,7 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_first": state.first_turn_done, "_has_melded": state.has_melded,
         "_smelds": state.smelds if isinstance(state, SambaState) else (),
         # the players' names by seat, and five-handed the one sitting out this hand (R-FIVE-1): public
-        "players": state.players, "sitting_out": state.out if isinstance(state, FiveState) else None,
+        "players": state.players, "sitting_out": state.sitting_out(),
     })
     return obs
 

@@ -1892,6 +1892,21 @@ class State:
         rank (``suit`` -1) or a sequence of ``suit``; classic melds are keyed by rank, one per rank."""
         self.melds[side][CARD_KIND[naturals[0]]] = [naturals, wilds]
 
+    # -------------------------------------------------------------- who plays, for the notation
+    def sitting_out(self) -> str | None:
+        """The player sitting out this hand, where the variant has a player beyond the seats
+        (:attr:`Variant.reserve`, R-FIVE-1); None where every player has a seat."""
+        return None
+
+    def set_sitting_out(self, name: str) -> None:
+        """Name the player sitting out this hand (a position being read); refused where every player has a seat."""
+        raise ValueError(f"in {self.variant.name} every player has a seat: nobody sits out")
+
+    def first_deal_players(self) -> tuple[tuple[str, ...], str | None]:
+        """The players in the chairs at the first deal, and the one sitting out then (None: nobody), as a
+        game record names them."""
+        return tuple(self.players), None
+
     # -------------------------------------------------------------- rebuilt from an observation
     def own_hand_codes(self, obs: Any) -> tuple[str, ...]:
         """The observing seat's hand, as the codes a state rebuilt from ``obs`` (an :class:`Observation`) is

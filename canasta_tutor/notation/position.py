@@ -129,7 +129,6 @@ from ..engine.cards import (
 from ..engine.errors import ImpossiblePositionError, NotationError
 from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
-from ..engine.five import FiveState
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
 from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, new_state
@@ -383,7 +382,7 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             state.players = check_player_names(names, seats)
         except NotationError as e:
             raise NotationError(e.message, ln, "players") from None
-    if isinstance(state, FiveState):
+    if state.sitting_out() is not None:  # a variant with a player beyond the seats (five-handed)
         _read_out(state, *get("out", variant.reserve))
     # by default the seat before South deals, so South plays first
     ln, v = get("dealer", seats[(seats.index("S") - 1) % players] if "S" in seats else seats[-1])
@@ -647,11 +646,11 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     return state
 
 
-def _read_out(state: FiveState, ln: int | None, v: str) -> None:
+def _read_out(state: State, ln: int | None, v: str) -> None:
     """Five-handed: the ``out:`` line, the player sitting out this hand (R-FIVE-1), a name unlike the four
     in the chairs."""
     try:
-        state.out = check_player_names((*state.players, v), state.variant.roster)[-1]
+        state.set_sitting_out(check_player_names((*state.players, v), state.variant.roster)[-1])
     except NotationError as e:
         raise NotationError(f"out: {e.message} (the player sitting out R-FIVE-1 has a name of their own)", ln,
                             "out") from None
@@ -1012,8 +1011,9 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"options: {opts}")
     if tuple(state.players) != tuple(seats):
         lines.append("players: " + ", ".join(check_player_names(state.players, seats)))
-    if isinstance(state, FiveState):
-        lines.append(f"out: {state.out}")
+    out = state.sitting_out()
+    if out is not None:
+        lines.append(f"out: {out}")
     lines.append(f"dealer: {seats[state.dealer]}")
     flags: list[str] = []
     if state.phase not in (DRAW, MELD, ANSWER):

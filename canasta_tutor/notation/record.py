@@ -68,7 +68,6 @@ from ..engine.game import Game, check_player_names
 from ..engine.options import RuleOptions
 from ..engine.state import Action, State
 from .textinput import iter_lines, read_lines
-from ..engine.five import FiveState, rotated
 from ..engine.variants import CLASSIC, UnknownVariantError, Variant, get_variant
 
 HEADER_LINE = "# canasta-tutor game record"
@@ -125,10 +124,8 @@ def start_totals(state: State) -> tuple[int, ...]:
 def _players_in(state: State) -> tuple[str, ...]:
     if state.seat_draws:
         return tuple(d.player for d in state.seat_draws[:len(state.variant.roster)])
-    if isinstance(state, FiveState):  # the chairs and the player sitting out at the first deal (R-FIVE-2)
-        chairs, out = rotated(tuple(state.players), state.out, state.deal_no, 0, state.variant)
-        return (*chairs, out)
-    return tuple(state.players)
+    chairs, out = state.first_deal_players()  # and the player sitting out then, if any (R-FIVE-2)
+    return chairs if out is None else (*chairs, out)
 
 
 def _check_name(name: str) -> str:
@@ -162,9 +159,7 @@ def format_record(state: State, start: Sequence[int] | None = None) -> str:
     first_dealer = seats[(state.dealer - state.deal_no) % variant.players]
     if state.seat_draws:
         lines.append("dealer: draw")
-        chairs = tuple(state.players)
-        if isinstance(state, FiveState):  # the chairs at the first deal
-            chairs = rotated(chairs, state.out, state.deal_no, 0, variant)[0]
+        chairs = state.first_deal_players()[0]  # the chairs at the first deal
         lines.append("seats: " + " ".join(f"{s}={p}" for s, p in zip(seats, chairs, strict=True)))
     else:
         # the first dealer: the dealer now, moved back one seat per deal since
