@@ -130,6 +130,8 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
     assert len(df) == 7   # ada 2 items, bob 3, cy 2
 
 
+# Slow (draws every figure with matplotlib, then imports the report in a new process): `make test` runs it.
+@pytest.mark.slow
 def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
     _hand_made(tmp_path)
     with ClassReport(tmp_path) as r:

@@ -226,6 +226,9 @@ def _package_copy(tmp_path: Path) -> Path:
     return root
 
 
+# Slow (copies the package and works out the compiled copy's modules again): `make test` runs it; the quick
+# loop keeps the test that a rename in a copied module marks the copy stale.
+@pytest.mark.slow
 def test_a_module_the_engine_starts_to_import_joins_the_copy(tmp_path):
     root = _package_copy(tmp_path)
     (root / "engine" / "speedups.py").write_text("X = 1\n", encoding="utf-8")
