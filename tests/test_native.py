@@ -80,9 +80,10 @@ def test_the_copy_is_built_where_make_ran(fast):
     assert crossed.legal_actions() == state.legal_actions()
 
 
-# Bolivia and Chile are slow here (each some seconds of races in both copies): `make test` runs them; the quick
-# loop keeps every other variant, Samba's family among them.
-@pytest.mark.parametrize("variant", [pytest.param(v, marks=pytest.mark.slow) if v in ("bolivia", "chile") else v
+# Bolivia, Chile and Pennies from Heaven are slow here (each some seconds of races in both copies): `make test`
+# runs them; the quick loop keeps every other variant, Samba's family among them.
+@pytest.mark.parametrize("variant", [pytest.param(v, marks=pytest.mark.slow) if v in ("bolivia", "chile", "pennies")
+                                     else v
                                      for v in VARIANTS])
 def test_the_compiled_race_gives_the_pure_race_s_values(fast, variant):
     """The hint's race by elimination and the expert's race by halving (Samba: playouts to the end of the
