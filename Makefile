@@ -126,9 +126,10 @@ test: install chromium
 test-unit: $(STAMP) native
 	$(PYTEST) -q $(PARALLEL) -m "not browser" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
-# The quick local loop: lint, then the unit tests not marked slow, in parallel.
+# The quick local loop: lint, then the unit tests not marked slow, in parallel; CANASTA_FUZZ=quick gives the
+# property tests a quarter of their inputs (tests/test_fuzz.py, sized); `make test` tries them all.
 test-fast: lint native
-	$(PYTEST) -q $(PARALLEL) -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
+	CANASTA_FUZZ=quick $(PYTEST) -q $(PARALLEL) -m "not browser and not slow" --ignore=tests/browser --doctest-modules tests canasta_tutor
 
 # Re-run every notebook and compare with its stored outputs.
 # The lessons save stars in a throwaway progress store, never in the learner's own.

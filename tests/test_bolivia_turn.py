@@ -21,6 +21,7 @@ from canasta_tutor.engine.samba import WILD_SUIT, SambaMeld
 from canasta_tutor.engine.samba_turn import wild_fits
 from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.variants import get_variant
+from test_fuzz import sized
 
 BOLIVIA = get_variant("bolivia")
 RANKS = "456789TJQKA"
@@ -124,7 +125,7 @@ def _agrees(state: BoliviaState) -> None:
     assert fast == exhaustive(state), (state.hands[seat], state.smelds[0], state.must_out, state.answer)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=sized(200), deadline=None)
 @given(positions())
 def test_the_exact_test_equals_the_exhaustive_search_R_BOL_2_R_BOL_5(state: BoliviaState) -> None:
     _agrees(state)

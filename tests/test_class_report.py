@@ -130,6 +130,8 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
     assert len(df) == 7   # s05 2 items, s06 3, s07 2
 
 
+# Slow (draws every figure with matplotlib, then imports the report in a new process): `make test` runs it.
+@pytest.mark.slow
 def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
     _hand_made(tmp_path)
     with ClassReport(tmp_path) as r:
@@ -184,6 +186,9 @@ def _rows(path: Path) -> list[tuple]:
         conn.close()
 
 
+# Slow (simulates the class again, here twice or in a new process): `make test` runs it; the quick loop keeps
+# the tests of the simulated class itself.
+@pytest.mark.slow
 def test_simulate_is_seeded_reproducible_and_idempotent(simulated: Path, tmp_path: Path) -> None:
     again = simulate(tmp_path, students=4, items=8, seed=5, progress=False)
     assert _rows(course_path(simulated)) == _rows(again.path)
@@ -271,6 +276,9 @@ def test_a_missing_course_folder_is_one_line(capsys: pytest.CaptureFixture[str],
     assert capsys.readouterr().err.strip() == f"canasta-tutor: error: no course folder {str(tmp_path / 'nowhere')!r}"
 
 
+# Slow (simulates the class again, here twice or in a new process): `make test` runs it; the quick loop keeps
+# the tests of the simulated class itself.
+@pytest.mark.slow
 def test_simulate_gives_the_same_class_in_another_process(simulated: Path, tmp_path: Path) -> None:
     """Nothing in the simulation depends on Python's per-process hash seed or on the clock."""
     code = ("import sys; from canasta_tutor.tutor.classes.simulate import simulate; "

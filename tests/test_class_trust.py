@@ -240,6 +240,9 @@ def graded_course(tmp_path, empty_gradebook):
     return course
 
 
+# Slow (nbgrader makes its gradebook with its alembic program, seconds of CPU): `make test` runs it; the quick
+# loop keeps the module's tests without a gradebook.
+@pytest.mark.slow
 def test_the_report_lists_who_has_not_started_and_marks_late_submissions(graded_course, capsys):
     with ClassReport(graded_course) as r:
         assert r.students() == ["s01", "s02", "s03"] and r.not_started() == ["s03"]
@@ -253,6 +256,9 @@ def test_the_report_lists_who_has_not_started_and_marks_late_submissions(graded_
     assert "Not started: s03" in out and "a1 (2.5 h)" in out
 
 
+# Slow (nbgrader makes its gradebook with its alembic program, seconds of CPU): `make test` runs it; the quick
+# loop keeps the module's tests without a gradebook.
+@pytest.mark.slow
 def test_class_report_html_and_one_students_drill_down(graded_course, tmp_path, capsys):
     page = tmp_path / "report.html"
     assert main(["class", "report", "--course", str(graded_course), "--html", str(page)]) == 0
@@ -267,6 +273,9 @@ def test_class_report_html_and_one_students_drill_down(graded_course, tmp_path, 
     assert "no student 'nobody'" in capsys.readouterr().err
 
 
+# Slow (nbgrader makes its gradebook with its alembic program, seconds of CPU): `make test` runs it; the quick
+# loop keeps the module's tests without a gradebook.
+@pytest.mark.slow
 def test_class_grade_fix_writes_the_replayed_score_into_the_gradebook(tmp_path, capsys, empty_gradebook):
     """`--fix` on a gradebook that holds another score than the replay (nbgrader's kernel was fooled)."""
     from nbgrader.api import Gradebook

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from canasta_tutor.cli.main import main
 
 POSITION = """\
@@ -47,6 +49,8 @@ def _hint_json(f, *extra):
     return data
 
 
+# Slow (two hints in two new processes): `make test` runs it; the quick loop keeps the in-process hint tests.
+@pytest.mark.slow
 def test_hint_is_deterministic_across_runs(tmp_path):
     """Two separate processes, same file and seed: the same hint, field for field (no wall-clock cap)."""
     f = tmp_path / "pos.txt"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from canasta_tutor.engine.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
 from canasta_tutor.engine.feasibility import _meld_all, can_go_out, max_meld_points
 from canasta_tutor.engine.options import RuleOptions
+from test_fuzz import sized
 
 counts_st = st.lists(st.integers(0, 4), min_size=NUM_KINDS, max_size=NUM_KINDS).map(
     lambda c: c[:RED_THREE] + [0])
@@ -35,7 +36,7 @@ def exhaustive_can_go_out(c, melds, opts, allow_discard, b3_on_table):
     return False
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=sized(500), deadline=None)
 @given(c=counts_st, melds=melds_st, opts=opts_st, allow_discard=st.booleans(), b3_on_table=st.sampled_from([0, 3]))
 def test_can_go_out_matches_trying_every_discard(c, melds, opts, allow_discard, b3_on_table):
     if b3_on_table:
@@ -44,7 +45,7 @@ def test_can_go_out_matches_trying_every_discard(c, melds, opts, allow_discard, 
         c, melds, opts, allow_discard, b3_on_table)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=sized(200), deadline=None)
 @given(c=counts_st, melds=melds_st, opts=opts_st)
 def test_max_meld_points_is_bounded_and_keeping_costs(c, melds, opts):
     worth = sum(n * KIND_VALUES[k] for k, n in enumerate(c) if k != BLACK_THREE)

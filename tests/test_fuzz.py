@@ -8,6 +8,8 @@ The default run is sized to a few seconds.  A longer run::
     CANASTA_FUZZ=long .venv/bin/python -m pytest -p no:cacheprovider tests/test_fuzz.py
 
 tries many more inputs (see ``EXAMPLES``); the soak of seat views also has a ``slow`` long form.
+``make test-fast`` sets ``CANASTA_FUZZ=quick``: there every property test that sizes its run with
+:func:`examples` or :func:`sized` tries a quarter of its inputs (at least ten), and ``make test`` tries them all.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from canasta_tutor.notation.record import format_record, parse_record, replay
 from canasta_tutor.engine.state import State
 
 LONG = os.environ.get("CANASTA_FUZZ") == "long"
+#: The quick loop (``make test-fast``): the same properties on fewer inputs.
+QUICK = os.environ.get("CANASTA_FUZZ") == "quick"
 #: Inputs each fuzz test tries: (default run, CANASTA_FUZZ=long).
 EXAMPLES = {"positions": (300, 6000), "records": (150, 3000), "views": (40, 600),
             "variant positions": (80, 1600), "variant records": (60, 1200), "messages": (60, 1200),
@@ -36,8 +40,13 @@ SETTINGS = dict(deadline=None, derandomize=not LONG, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+def sized(count: int) -> int:
+    """``count`` inputs, or a quarter of them (at least ten) in the quick loop."""
+    return max(10, count // 4) if QUICK else count
+
+
 def examples(name: str) -> int:
-    return EXAMPLES[name][1 if LONG else 0]
+    return EXAMPLES[name][1] if LONG else sized(EXAMPLES[name][0])
 
 
 PLAYING = ("draw", "meld", "answer")

@@ -78,6 +78,8 @@ def _turn_positions(count: int) -> list[Observation]:
     return out
 
 
+# Slow (ten hints at the default budget): `make test` runs it; the quick loop keeps the module's other plans.
+@pytest.mark.slow
 def test_searched_plan_differs_from_the_rules_of_thumb():
     """Take with a pair of nines: the rules of thumb would keep both deuces and discard; the search
     finds the line that adds them to the aces (a mixed canasta) before the discard better.

@@ -41,6 +41,9 @@ def _records(n: int) -> list[str]:
 
 
 # ------------------------------------------------------------------ appends
+# Slow (forty mined records written by a child process under a file-size cap): `make test` runs it; the quick
+# loop keeps the module's other capped writes.
+@pytest.mark.slow
 @limits
 def test_a_full_disk_while_mining_leaves_whole_records_only(tmp_path):
     out = tmp_path / "mined.txt"

@@ -55,6 +55,8 @@ class Server:
         return status, data, hdrs
 
 
+# A real Jupyter server in a child process (seconds of CPU to start): the tests that talk to it are marked slow,
+# so `make test` runs them; the quick loop keeps the course placement and the progress report, called directly.
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("jupyter-ext")
@@ -98,6 +100,7 @@ def _pass_level(store: Path, lesson: str = "cards", level: str = "a-turn", stars
 # ---------------------------------------------------------------- the endpoints
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path,method", [("course", "GET"), ("course", "POST"), ("progress", "GET"),
                                          ("rules", "GET")])
 def test_requests_without_the_token_are_refused(server, path, method):
@@ -108,6 +111,7 @@ def test_requests_without_the_token_are_refused(server, path, method):
     assert not (server.root / "canasta-tutor").exists()  # a refused POST placed nothing
 
 
+@pytest.mark.slow
 def test_the_course_lists_every_lesson_with_its_notebook(server):
     status, course, _ = server.call("course")
     assert status == 200
@@ -120,6 +124,7 @@ def test_the_course_lists_every_lesson_with_its_notebook(server):
         assert lesson["max_stars"] == 3 * lesson["levels"] > 0
 
 
+@pytest.mark.slow
 def test_a_missing_store_is_a_clear_json_error_and_is_not_created(server):
     server.store.unlink(missing_ok=True)
     status, data, headers = server.call("progress")
@@ -131,6 +136,7 @@ def test_a_missing_store_is_a_clear_json_error_and_is_not_created(server):
     assert status == 304  # the panel's polls while there is no store cost nothing
 
 
+@pytest.mark.slow
 def test_a_damaged_store_is_a_clear_json_error(server):
     server.store.parent.mkdir(parents=True, exist_ok=True)
     server.store.write_bytes(b"this is not a database, it is a text file the learner saved here" * 40)
@@ -144,6 +150,7 @@ def test_a_damaged_store_is_a_clear_json_error(server):
         server.store.unlink()
 
 
+@pytest.mark.slow
 def test_progress_shows_a_new_star_and_answers_304_while_nothing_changed(server):
     server.store.unlink(missing_ok=True)
     _pass_level(server.store, stars=2)
@@ -163,12 +170,14 @@ def test_progress_shows_a_new_star_and_answers_304_while_nothing_changed(server)
     server.store.unlink()
 
 
+@pytest.mark.slow
 def test_the_rule_book_endpoint_gives_every_rule_number(server):
     status, data, _ = server.call("rules")
     assert status == 200
     assert "R-PACK-4" in data["rules"] and "**R-PACK-4**" in data["markdown"]
 
 
+@pytest.mark.slow
 def test_placing_the_course_never_overwrites_an_edited_notebook(server):
     status, first, _ = server.call("course", "POST")
     assert status == 200 and first["placed"]

@@ -61,6 +61,9 @@ def test_the_engine_alone_imports_no_other_layer():
     assert out.strip() == "[]"
 
 
+# Slow, and repeated in the quick loop: `make lint` (which `make test-fast` runs first) runs the same check over
+# the package as a script; `make test` runs this test too.
+@pytest.mark.slow
 def test_no_private_name_is_imported_across_packages():
     assert private_names.private_imports(HERE.parent / "canasta_tutor") == []
 
@@ -81,6 +84,9 @@ def test_the_private_name_check_finds_an_offence(tmp_path):
     assert private_names.main([str(root)]) == 1
 
 
+# Slow, and repeated in the quick loop: `make lint` (which `make test-fast` runs first) runs the same check over
+# the package as a script; `make test` runs this test too.
+@pytest.mark.slow
 def test_no_module_outside_the_engine_asks_which_variant_it_plays():
     """Issue 32: the layers above the engine read the variant's fields and the state's methods."""
     assert variant_questions.questions(HERE.parent / "canasta_tutor") == []

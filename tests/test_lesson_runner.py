@@ -20,6 +20,7 @@ from canasta_tutor.tutor.lessons.locate import locate
 from canasta_tutor.tutor.lessons.runner import (DEMO, FAILED, OPEN, PASSED, LessonRuntimeError, LevelOverError,
                                                 WRONG_KIND, LevelRun, why_worse)
 from canasta_tutor.tutor.progress import ProgressStore
+from test_fuzz import sized
 
 HEAD = 'id = "t"\ntitle = "T"\norder = 1\nsummary = "s"\n'
 
@@ -405,7 +406,7 @@ _GOOD = lesson_text('par = 1\nsuccess = { all = ["pack_taken", { not = "pack_fro
                     'feedback = "f"\n')
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sized(150), deadline=None)
 @given(st.data())
 def test_check_text_never_crashes_and_always_says_where(data: st.DataObject) -> None:
     """Damaged lesson files give problems with a file and a field or line, never an exception."""
@@ -435,7 +436,7 @@ _TEXTS = ["draw", "take 9 9 9", "take 9", "take K K K", "meld K K K", "meld 9 9 
           "take", "discard 2", "add K"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sized(60), deadline=None)
 @given(st.lists(st.sampled_from(_TEXTS), min_size=1, max_size=8), st.booleans())
 def test_every_try_is_answered(texts: list[str], hint_steps: bool) -> None:
     """Whatever the learner types, every try gets feedback, and the level stays consistent."""

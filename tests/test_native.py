@@ -80,7 +80,11 @@ def test_the_copy_is_built_where_make_ran(fast):
     assert crossed.legal_actions() == state.legal_actions()
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+# Bolivia, Chile and Pennies from Heaven are slow here (each some seconds of races in both copies): `make test`
+# runs them; the quick loop keeps every other variant, Samba's family among them.
+@pytest.mark.parametrize("variant", [pytest.param(v, marks=pytest.mark.slow) if v in ("bolivia", "chile", "pennies")
+                                     else v
+                                     for v in VARIANTS])
 def test_the_compiled_race_gives_the_pure_race_s_values(fast, variant):
     """The hint's race by elimination and the expert's race by halving (Samba: playouts to the end of the
     hand): the same values, deal by deal, in every variant, Samba, Bolivia and Chile included."""
@@ -223,6 +227,9 @@ def _package_copy(tmp_path: Path) -> Path:
     return root
 
 
+# Slow (copies the package and works out the compiled copy's modules again): `make test` runs it; the quick
+# loop keeps the test that a rename in a copied module marks the copy stale.
+@pytest.mark.slow
 def test_a_module_the_engine_starts_to_import_joins_the_copy(tmp_path):
     root = _package_copy(tmp_path)
     (root / "engine" / "speedups.py").write_text("X = 1\n", encoding="utf-8")

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from canasta_tutor import Game, IllegalActionError, RuleOptions
 from canasta_tutor.notation.position import format_position, parse_position
+from test_fuzz import sized
 
 RULE_RE = re.compile(r"^R-[A-Z]+-[0-9]+$")
 
@@ -92,7 +93,7 @@ def _walk(seed, options, steps, visit):
     return state
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=sized(60), **SETTINGS)
 @given(seed=st.integers(0, 10**6), options=options_st, steps=st.integers(0, 160))
 def test_conservation_and_every_legal_action_applies(seed, options, steps):
     """R-CARDS-1 and the one check: 108 distinct cards after every action; every listed legal action
@@ -128,7 +129,7 @@ def _random_action(rng: random.Random) -> tuple:
 
 
 @pytest.mark.slow
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=sized(60), **SETTINGS)
 @given(seed=st.integers(0, 10**6), options=options_st, steps=st.integers(0, 160))
 def test_illegal_actions_refused_with_rule_and_no_change(seed, options, steps):
     """Random actions of the right shapes that are not listed as legal are refused with an
@@ -158,7 +159,7 @@ def test_illegal_actions_refused_with_rule_and_no_change(seed, options, steps):
     _walk(seed, options, steps, visit)
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=sized(40), **SETTINGS)
 @given(seed=st.integers(0, 10**6), options=options_st, steps=st.integers(0, 160))
 def test_position_round_trip(seed, options, steps):
     """format(parse(format(s))) == format(s), and the parsed state has the same legal actions."""

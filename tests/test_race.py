@@ -103,6 +103,9 @@ def test_one_candidate_and_two():
     assert [len(v) for v in race_values(state, seat, cands[:1], 30, seed=1)] == [30]
 
 
+# Slow (the hint's whole default race on a position, twice or more): `make test` runs it; the quick loop keeps
+# the smaller races of this module, which check the same race code on fewer deals.
+@pytest.mark.slow
 def test_race_is_deterministic_and_the_default_hint_races():
     state = _position(8)
     seat = state.actor
@@ -177,6 +180,9 @@ def test_a_race_by_elimination_stops_when_one_move_is_left():
     assert [e[: len(v)] for v, e in zip(values, even, strict=True)] == values
 
 
+# Slow (the hint's whole default race on a position, twice or more): `make test` runs it; the quick loop keeps
+# the smaller races of this module, which check the same race code on fewer deals.
+@pytest.mark.slow
 def test_grade_measures_a_dropped_move_against_the_hint_s_best_on_the_hint_s_deals():
     """One judge (issue 31): grade runs the hint's own race, so its best is the hint's; a move the race dropped
     early is played again beside that best on the race's deals and on, as many as two moves get from the whole

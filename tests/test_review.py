@@ -32,6 +32,9 @@ RECORD = HERE / "hand-7.txt"
 GOLDEN = HERE / "hand-7-S.golden"
 
 
+# The review of a whole recorded hand at the hint's own budget (seconds of CPU): the tests that take it are
+# marked slow, so `make test` runs them; the quick loop reviews the same record from the command line with
+# fewer deals (test_the_command_line_reviews_a_record).
 @pytest.fixture(scope="module")
 def review() -> Review:
     return review_record(load_record(str(RECORD)), "S", seed=0)
@@ -42,6 +45,7 @@ def _decision(grade: str, loss: float, ply: int = 0) -> Decision:
                     best_text="draw", deals=0, position="", verdict="")
 
 
+@pytest.mark.slow
 def test_the_review_of_a_recorded_hand_is_pinned(review):
     got = review.text() + "\n"
     if os.environ.get("UPDATE_GOLDEN"):
@@ -50,6 +54,7 @@ def test_the_review_of_a_recorded_hand_is_pinned(review):
     assert got == GOLDEN.read_text()
 
 
+@pytest.mark.slow
 def test_each_decision_is_graded_from_the_learners_observation_at_the_time(review):
     from canasta_tutor.hint import grade
 
@@ -66,6 +71,7 @@ def test_each_decision_is_graded_from_the_learners_observation_at_the_time(revie
     assert observe(state, "S").legal_actions == spot.obs.legal_actions
 
 
+@pytest.mark.slow
 def test_the_costliest_three_are_explained_in_words_quoting_the_move_played(review):
     worst = review.costliest
     assert 1 <= len(worst) <= 3
@@ -118,6 +124,7 @@ def test_an_illegal_record_is_refused_with_its_line():
         decision_points(parse_record(text), "S")
 
 
+@pytest.mark.slow
 def test_mistakes_are_saved_once_with_their_positions(tmp_path, review):
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as store:
@@ -132,6 +139,7 @@ def test_mistakes_are_saved_once_with_their_positions(tmp_path, review):
         assert state.current_seat == "S"
 
 
+@pytest.mark.slow
 def test_saving_is_all_or_nothing(tmp_path, review, monkeypatch):
     bad = Review(seat="S", seed=0, decisions=[*review.mistakes, _decision("blunder", 300.0)], forced=0, hands=[1])
     bad.decisions[-1].grade = "awful"  # refused by the table's CHECK: the whole save rolls back

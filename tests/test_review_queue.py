@@ -23,6 +23,7 @@ from canasta_tutor.tutor.review_practice import answer_mistake, question
 from canasta_tutor.tutor.review_queue import (LEARNED_DAYS, counts, due, queue, rate, rating_for, scheduler,
                                               sync)
 from canasta_tutor.tutor.review_store import mistakes, save_mistakes
+from test_fuzz import sized
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 LATER = datetime(2031, 1, 1, tzinfo=timezone.utc)  # reading the queue applies unsynced answers up to "now"
@@ -204,7 +205,7 @@ def test_the_class_report_shows_each_students_cards_due_and_overdue(tmp_path):
         assert "review_overdue" in report.to_html() and "review_due" in report.text()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=sized(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(answers=st.lists(st.tuples(st.sampled_from([Rating.Again, Rating.Hard, Rating.Good]),
                                   st.integers(min_value=0, max_value=60 * 24 * 90)), min_size=1, max_size=12))
 def test_any_answers_round_trip_through_the_store_as_fsrs_gives_them(tmp_path, answers):

@@ -22,6 +22,7 @@ from canasta_tutor.engine.samba import SambaMeld, SambaState
 from canasta_tutor.engine.samba_turn import rank_sets
 from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.variants import get_variant
+from test_fuzz import sized
 
 SAMBA = get_variant("samba")
 RANKS = "456789TJQKA"
@@ -118,7 +119,7 @@ def _agrees(state: SambaState) -> None:
     assert fast == exhaustive(state)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sized(150), deadline=None)
 @given(positions())
 def test_the_exact_test_equals_the_exhaustive_search(state: SambaState) -> None:
     _agrees(state)

@@ -23,6 +23,7 @@ from canasta_tutor.engine.state import GAME_OVER, HAND_OVER, State
 from canasta_tutor.engine.variants import CLASSIC, get_variant
 from canasta_tutor.notation.position import format_position, parse_position
 from canasta_tutor.notation.record import format_record, parse_record, replay
+from test_fuzz import sized
 
 BOOK = parse_rules(book_path().read_text(encoding="utf-8"))
 FIVE = get_variant("five-handed")
@@ -92,7 +93,7 @@ def test_the_rotation_pairs_each_two_of_the_three_once_in_three_hands() -> None:
     assert [FIVE.seats[leaving_seat(FIVE, k)] for k in (1, 2, 3, 4)] == ["W", "E", "W", "E"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sized(60), deadline=None)
 @given(st.integers(0, 40), st.integers(0, 40))
 def test_the_rotation_runs_back(a: int, b: int) -> None:
     """R-FIVE-2: the rotation is a swap at each deal, so it runs backwards to the same chairs."""

@@ -30,7 +30,7 @@ from canasta_tutor.notation.position import format_position, parse_position
 from canasta_tutor.notation.record import format_record, parse_record, replay
 from canasta_tutor.engine.state import State
 from canasta_tutor.engine.variants import VARIANTS, get_variant
-from test_fuzz import PLAYING, SETTINGS, _check_position_text, examples, mutated
+from test_fuzz import PLAYING, SETTINGS, _check_position_text, examples, mutated, sized
 
 OTHERS = [name for name in VARIANTS if name != "classic"]
 
@@ -349,7 +349,7 @@ def test_mutated_variant_positions_are_refused_cleanly_or_playable(text: str) ->
     _check_position_text(text)
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=sized(40), **SETTINGS)
 @given(variant_positions())
 def test_generated_variant_positions_read_back(text: str) -> None:
     state = parse_position(text)

@@ -562,6 +562,9 @@ def test_bots_play_seeded_games_to_the_end_of_a_hand() -> None:
     assert runs > 0 and searched > 0
 
 
+# Slow (a whole Samba hand with two searching experts): `make test` runs it; the quick loop keeps Samba's
+# seeded hint and search tests.
+@pytest.mark.slow
 def test_the_expert_plays_a_seeded_hand_legally() -> None:
     """The expert searches Samba (its own candidates, Samba's verbs among them): two experts against two
     rules-of-thumb bots play a seeded hand to its end, every move legal and no invariant violated."""
