@@ -200,14 +200,16 @@ def _wild_room(naturals: int, wilds: int, cap: int) -> int:
 
 
 def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
-                 sets: dict[int, tuple[tuple[int, int], ...]], sambas: int, need: int, cap: int) -> bool:
+                 sets: dict[int, tuple[tuple[int, int], ...]], sambas: int, need: int, cap: int,
+                 wild_sets: tuple[int, ...] | None = None) -> bool:
     """A quick test that proves going out possible with sets alone, tried before the programme (a big hand
     after a partner's "yes" makes the programme slow).  Each rank's naturals go onto the side's biggest set
     of that rank, or into a new set when there are three or more; a lone pair takes a wild card to make a
     set of three; the other wild cards go onto sets that take them, before the naturals that might make
     those sets canastas.  True when at most ``spare`` cards are left and the side then has the canastas
     ``need`` asks for.  Every step is one of :func:`rank_sets`' moves, so True is the programme's answer;
-    False proves nothing."""
+    False proves nothing.  In Bolivia (``wild_sets``: the side's melds of wild cards that are not bolivias)
+    the wild cards left go into melds of wild cards: three or more into new ones, fewer onto the side's."""
     left = 0  # naturals that no set takes
     pairs = 0  # lone pairs: a set each, with a wild card
     room = 0  # wild cards the sets can take
@@ -231,8 +233,64 @@ def _sets_go_out(hand: tuple[tuple[int, ...], ...], wild: int, spare: int,
     made = min(pairs, wild)
     left += 2 * (pairs - made)
     room += made * (cap - 1)
-    left += max(0, wild - made - room)
-    return left <= spare
+    extra = max(0, wild - made - room)
+    if wild_sets is not None and (extra >= 3 or extra <= sum(BOLIVIA_LENGTH - w for w in wild_sets)):
+        extra = 0
+    return left + extra <= spare
+
+
+def _escalera_first(hand: tuple[tuple[int, ...], ...],
+                    sequences: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Bolivia's quick test, before :func:`_sets_go_out`: one of the side's sequences on the table grown to
+    seven, an escalera (R-BOL-1), with the hand's cards of its suit at either end.  The hand without the cards
+    used, and 1; or the hand and 0 when no sequence on the table reaches seven so."""
+    for s in range(4):
+        for lo, hi in sequences[s]:
+            low, high = lo, hi
+            while high - low + 1 < SAMBA_LENGTH and high < _TOP and hand[high + 1][s]:
+                high += 1
+            while high - low + 1 < SAMBA_LENGTH and low > 0 and hand[low - 1][s]:
+                low -= 1
+            if high - low + 1 == SAMBA_LENGTH:
+                rows = [list(row) for row in hand]
+                for k in (*range(low, lo), *range(hi + 1, high + 1)):
+                    rows[k][s] -= 1
+                return tuple(tuple(row) for row in rows), 1
+    return hand, 0
+
+
+def _runs_first(hand: tuple[tuple[int, ...], ...],
+                sequences: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Bolivia's second quick test: every sequence on the table grown at either end with the hand's cards of its
+    suit (up to seven), then new sequences from the hand's runs of three or more cards of one suit in a row
+    (seven at most each), before any set.  The hand without the cards used, and the sequences of seven made."""
+    rows = [list(row) for row in hand]
+    made = 0
+    for s in range(4):
+        for lo, hi in sequences[s]:
+            low, high = lo, hi
+            while high - low + 1 < SAMBA_LENGTH and high < _TOP and rows[high + 1][s]:
+                high += 1
+                rows[high][s] -= 1
+            while high - low + 1 < SAMBA_LENGTH and low > 0 and rows[low - 1][s]:
+                low -= 1
+                rows[low][s] -= 1
+            made += high - low + 1 == SAMBA_LENGTH
+        k = 0
+        while k <= _TOP:
+            if not rows[k][s]:
+                k += 1
+                continue
+            end = k
+            while end + 1 <= _TOP and rows[end + 1][s] and end + 1 - k < SAMBA_LENGTH:
+                end += 1
+            if end - k + 1 >= _MIN_RUN:
+                for r in range(k, end + 1):
+                    rows[r][s] -= 1
+                made += end - k + 1 == SAMBA_LENGTH
+                continue  # the same ranks again: a second copy may make another run
+            k = end + 1
+    return tuple(tuple(row) for row in rows), made
 
 
 def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, black_threes: int, others: int,
@@ -262,8 +320,14 @@ def turn_can_end(hand: tuple[tuple[int, ...], ...], jokers: int, deuces: int, bl
         return False
     table_canastas = sambas + bolivias
     if may_out and (not need_sequence or sambas) and _sets_go_out(hand, wild, 1 - black_left - others, sets,
-                                                                  table_canastas, need, cap):
+                                                                  table_canastas, need, cap, wild_sets):
         return True
+    if may_out and need_sequence and not sambas:  # Bolivia: an escalera from the table's sequences first
+        for first in (_escalera_first, _runs_first):
+            remaining, made = first(hand, sequences)
+            if made and _sets_go_out(remaining, wild, 1 - black_left - others, sets, table_canastas + made, need, cap,
+                                     wild_sets):
+                return True
     room_after = [0] * (_TOP + 2)  # room_after[r]: the most wild cards the sets above rank r can take
     if wild_sets is not None:  # melds of wild cards take any number of them
         room_after = [1 << 30] * (_TOP + 2)
