@@ -21,7 +21,7 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``, ``SAMBA``, ``
 >>> try:
 ...     get_variant("seven-handed")
 ... except UnknownVariantError as e:
-...     print(str(e).replace("five-handed, ", "five-handed,\n"))
+...     print(str(e).replace("five-handed, ", "five-handed,\\n"))
 'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed,
 bolivia, chile, pennies
 
