@@ -206,12 +206,12 @@ def test_the_widgets_play_without_any_store_when_none_can_be_opened(tmp_path, mo
 def test_class_report_with_an_unknown_class_makes_nothing(tmp_path, capsys):
     simulate(tmp_path, students=3, items=2, seed=1, progress=False, class_name="monday")
     (tmp_path / "progress").mkdir()
-    _store(tmp_path / "progress" / "zoe.sqlite3", attempts=2)  # a student store the report would merge
+    _store(tmp_path / "progress" / "s04.sqlite3", attempts=2)  # a student store the report would merge
     assert main(["class", "report", "--course", str(tmp_path), "--class", "TYPO"]) == 2
     err = capsys.readouterr().err
     assert "no class 'TYPO'" in err and "classes: monday" in err and err.count("\n") == 1
     with ProgressStore(course_path(tmp_path)) as store:
-        assert store.classes() == ["monday"] and "zoe" not in store.learners()
+        assert store.classes() == ["monday"] and "s04" not in store.learners()
     with pytest.raises(UnknownClassError):
         ClassReport(tmp_path, class_name="TYPO")
     assert main(["class", "report", "--course", str(tmp_path), "--class", "monday", "--json"]) == 0

@@ -100,7 +100,7 @@ def _exam_notebook(path: Path) -> None:
     level = Item(id="l1", kind="level", lesson="melds", level="natural-meld", points=10, hint_penalty=2, number=1,
                  title="A natural meld", assignment="exam")
     cells = [
-        'import os\nos.environ["CANASTA_TUTOR_STUDENT"] = "ann"\n'
+        'import os\nos.environ["CANASTA_TUTOR_STUDENT"] = "s01"\n'
         'from canasta_tutor.ui.assignment_cell import item_widget',
         f"item_widget({puzzle.cell_dict()!r})",
         f"item_widget({level.cell_dict()!r})",
