@@ -262,11 +262,36 @@ def stage(runtime: Path, all_wheels: list[Path]) -> list[str]:
     return preload
 
 
+#: a Markdown link to a notebook the site leaves out: its text is kept, the link goes
+_LEFT_OUT_LINK = re.compile(r"\[([^\]]+)\]\((?:\./)?(" + "|".join(re.escape(n) for n in LEFT_OUT) + r")\)")
+
+
+def unlink_left_out(notebook: dict[str, Any]) -> int:
+    """Turn the Markdown links of ``notebook`` (nbformat JSON) to a notebook of ``LEFT_OUT`` into their text,
+    marked as in the desktop course only, so that the site has no dead link; how many were turned."""
+    count = 0
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = cell["source"]
+        text = "".join(source) if isinstance(source, list) else source
+        new, n = _LEFT_OUT_LINK.subn(r"\1 (in the desktop course only)", text)
+        if n:
+            count += n
+            cell["source"] = new.splitlines(keepends=True) if isinstance(source, list) else new
+    return count
+
+
 def contents() -> Path:
-    """The course's notebooks and the rule book, as the site's files."""
+    """The course's notebooks and the rule book, as the site's files (links to the notebooks it leaves out
+    turned into text, :func:`unlink_left_out`)."""
     dest = CACHE / "content"
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(NOTEBOOKS, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints", *LEFT_OUT))
+    for path in sorted(dest.rglob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        if unlink_left_out(notebook):
+            path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     shutil.copy2(ROOT / "seeds" / "rules.md", dest / "rules.md")
     return dest
 

@@ -28,7 +28,7 @@ def week1():
     return load_assignment(EXAMPLE)
 
 
-ANN = "ann"
+STUDENT = "s01"
 
 
 def _item(**kw):
@@ -161,15 +161,15 @@ def test_an_illegal_move_in_a_puzzle_is_refused_and_the_attempt_goes_on(tmp_path
     """As in the trainer (issue 31): the engine refuses it with its rule, and the replay lets the student
     go on as the widget did; the solution after it passes."""
     item = _item(kind="puzzle", puzzle="c22-take-the-pack", id="c22", points=5)
-    assert play_item(item, [["discard 4", *solution_line(item)]], tmp_path, ANN) == ["passed"]
-    g = grade_log(item, tmp_path, student=ANN)
+    assert play_item(item, [["discard 4", *solution_line(item)]], tmp_path, STUDENT) == ["passed"]
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert (g.statuses, g.score) == (["passed"], 5)
 
 
 def test_every_example_item_scores_full_points_on_its_solution(tmp_path, week1):
     for item in week1.items:
-        assert play_item(item, [solution_line(item, ANN)], tmp_path, ANN) == ["passed"]
-        g = grade_log(item, tmp_path, student=ANN)
+        assert play_item(item, [solution_line(item, STUDENT)], tmp_path, STUDENT) == ["passed"]
+        g = grade_log(item, tmp_path, student=STUDENT)
         assert (g.solved, g.hints, g.score) == (True, 0, item.points), g
 
 
@@ -179,39 +179,39 @@ PRACTICE = dict(lesson="melds", level="meld-practice", seed=7)
 
 def test_hints_cost_the_penalty_each(tmp_path):
     item = _item(**PRACTICE, points=10, hint_penalty=3)
-    play_item(item, [[HINT, HINT, *solution_line(item, ANN)]], tmp_path, ANN)
-    g = grade_log(item, tmp_path, student=ANN)
+    play_item(item, [[HINT, HINT, *solution_line(item, STUDENT)]], tmp_path, STUDENT)
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert (g.solved, g.hints, g.score) == (True, 2, 4)
 
 
 def test_hints_never_take_the_score_below_zero(tmp_path):
     item = _item(**PRACTICE, points=5, hint_penalty=3)
-    play_item(item, [[HINT, HINT, HINT, *solution_line(item, ANN)]], tmp_path, ANN)
-    assert grade_log(item, tmp_path, student=ANN).score == 0
+    play_item(item, [[HINT, HINT, HINT, *solution_line(item, STUDENT)]], tmp_path, STUDENT)
+    assert grade_log(item, tmp_path, student=STUDENT).score == 0
 
 
 def test_a_retry_keeps_the_hints_seen(tmp_path):
     item = _item(**PRACTICE, points=10, hint_penalty=2)
-    statuses = play_item(item, [[HINT, HINT, "discard 4"], solution_line(item, ANN)], tmp_path, ANN)
+    statuses = play_item(item, [[HINT, HINT, "discard 4"], solution_line(item, STUDENT)], tmp_path, STUDENT)
     assert statuses[-1] == "passed"
-    g = grade_log(item, tmp_path, student=ANN)
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert (g.solved, g.hints, g.attempts, g.score) == (True, 2, 2, 6)
 
 
 def test_each_hint_is_charged_once_whatever_the_clicks_and_the_attempts(tmp_path):
     level = _item(**PRACTICE, points=10, hint_penalty=1)
     most = len(item_level(level).hints)
-    play_item(level, [[HINT], [HINT] * 9 + ["discard 4"], [HINT, *solution_line(level, ANN)]], tmp_path, ANN)
-    assert grade_log(level, tmp_path, student=ANN).hints == most
+    play_item(level, [[HINT], [HINT] * 9 + ["discard 4"], [HINT, *solution_line(level, STUDENT)]], tmp_path, STUDENT)
+    assert grade_log(level, tmp_path, student=STUDENT).hints == most
     puzzle = _item(kind="puzzle", puzzle="c22-take-the-pack", id="c22", points=5, hint_penalty=1)
-    play_item(puzzle, [[HINT] * 4 + ["draw"], [HINT, HINT, "take 9 9 9"]], tmp_path, ANN)
-    g = grade_log(puzzle, tmp_path, student=ANN)
+    play_item(puzzle, [[HINT] * 4 + ["draw"], [HINT, HINT, "take 9 9 9"]], tmp_path, STUDENT)
+    g = grade_log(puzzle, tmp_path, student=STUDENT)
     assert (g.solved, g.hints, g.score) == (True, 3, 2)  # three stages: the themes, a nudge, the kind of move
     # a log with the hint entries written many times over: still each hint once
     data = json.loads(log_path(puzzle, tmp_path).read_text(encoding="utf-8"))
     data["attempts"][0]["entries"] = [{"kind": "hint", "text": ""}] * 50 + data["attempts"][0]["entries"]
     log_path(puzzle, tmp_path).write_text(json.dumps(data), encoding="utf-8")
-    assert grade_log(puzzle, tmp_path, student=ANN).hints == 3
+    assert grade_log(puzzle, tmp_path, student=STUDENT).hints == 3
 
 
 def test_hints_after_the_level_ended_do_not_count():
@@ -223,15 +223,15 @@ def test_unsolved_scores_zero(tmp_path):
     item = _item(puzzle="c22-take-the-pack", kind="puzzle", id="c22")
     p = puzzle_library()["c22-take-the-pack"]
     wrong = next(a for a in p.state().legal_actions() if a not in p.answers())
-    assert play_item(item, [[format_action(wrong)]], tmp_path, ANN) == ["failed"]
-    assert grade_log(item, tmp_path, student=ANN).score == 0
+    assert play_item(item, [[format_action(wrong)]], tmp_path, STUDENT) == ["failed"]
+    assert grade_log(item, tmp_path, student=STUDENT).score == 0
 
 
 def test_giving_up_closes_the_item_and_earns_nothing(tmp_path):
     item = _item(**PRACTICE)
-    line = solution_line(item, ANN)
-    assert play_item(item, [["discard 4"], [GIVE_UP], line], tmp_path, ANN) == ["open", "open"]
-    g = grade_log(item, tmp_path, student=ANN)
+    line = solution_line(item, STUDENT)
+    assert play_item(item, [["discard 4"], [GIVE_UP], line], tmp_path, STUDENT) == ["open", "open"]
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert (g.closed, g.solved, g.score) == ("given up", False, 0)
     assert g.answer == ", ".join(line) and "given up" in g.line()
     # a solve written into the log after the give-up is not read
@@ -239,7 +239,7 @@ def test_giving_up_closes_the_item_and_earns_nothing(tmp_path):
     data["attempts"].append({"entries": [{"kind": "action", "text": t} for t in line]})
     data["attempts"][1]["entries"].append({"kind": "action", "text": line[0]})
     log_path(item, tmp_path).write_text(json.dumps(data), encoding="utf-8")
-    g = grade_log(item, tmp_path, student=ANN)
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert (g.score, g.ignored) == (0, 1)
 
 
@@ -250,41 +250,41 @@ def _log(tmp_path, item):
 
 def test_edited_totals_earn_nothing(tmp_path):
     item = _item(**PRACTICE)
-    play_item(item, [["discard 4"]], tmp_path, ANN)
+    play_item(item, [["discard 4"]], tmp_path, STUDENT)
     data = _log(tmp_path, item)
     data["totals"].update(solved=True, hints=0, score=10)
     for a in data["attempts"]:
         a["status"] = "passed"
     log_path(item, tmp_path).write_text(json.dumps(data), encoding="utf-8")
-    assert grade_log(item, tmp_path, student=ANN).score == 0
+    assert grade_log(item, tmp_path, student=STUDENT).score == 0
 
 
 def test_a_forged_line_must_really_solve(tmp_path):
     item = _item(**PRACTICE)
-    play_item(item, [["discard 4"]], tmp_path, ANN)
+    play_item(item, [["discard 4"]], tmp_path, STUDENT)
     data = _log(tmp_path, item)
     data["attempts"][0]["entries"] = [{"kind": "action", "text": "meld 4 4 4"}]  # not a solution here
     log_path(item, tmp_path).write_text(json.dumps(data), encoding="utf-8")
-    assert grade_log(item, tmp_path, student=ANN).solved is False
+    assert grade_log(item, tmp_path, student=STUDENT).solved is False
 
 
 @pytest.mark.parametrize("kind", ["level", "pool"])
 def test_a_log_copied_from_another_student_earns_nothing(tmp_path, kind):
     item = (_item(**PRACTICE) if kind == "level" else
             _item(kind="puzzle", lesson="", level="", theme="frozen-pack", rating=(800.0, 1700.0), points=5))
-    bob = next(b for b in ("bob", "cy", "dee", "eve") if solution_line(item, b) != solution_line(item, ANN))
-    ann_dir, bob_dir = tmp_path / ANN, tmp_path / bob
-    assert play_item(item, [solution_line(item, ANN)], ann_dir, ANN) == ["passed"]
-    assert grade_log(item, ann_dir, student=ANN).score == item.points
-    bob_dir.mkdir()
-    log_path(item, bob_dir).write_bytes(log_path(item, ann_dir).read_bytes())
-    g = grade_log(item, bob_dir, student=bob)
+    other = next(b for b in ("s02", "s03", "s04", "s05") if solution_line(item, b) != solution_line(item, STUDENT))
+    own_dir, other_dir = tmp_path / STUDENT, tmp_path / other
+    assert play_item(item, [solution_line(item, STUDENT)], own_dir, STUDENT) == ["passed"]
+    assert grade_log(item, own_dir, student=STUDENT).score == item.points
+    other_dir.mkdir()
+    log_path(item, other_dir).write_bytes(log_path(item, own_dir).read_bytes())
+    g = grade_log(item, other_dir, student=other)
     assert (g.solved, g.score) == (False, 0)
-    assert f"played on the deal of student 'ann', not of '{bob}'" in g.line()
-    data = _log(bob_dir, item)
-    data["student"] = bob   # the log's word for who played it changes nothing: the deal is the grader's
-    log_path(item, bob_dir).write_text(json.dumps(data), encoding="utf-8")
-    assert grade_log(item, bob_dir, student=bob).score == 0
+    assert f"played on the deal of student 's01', not of '{other}'" in g.line()
+    data = _log(other_dir, item)
+    data["student"] = other   # the log's word for who played it changes nothing: the deal is the grader's
+    log_path(item, other_dir).write_text(json.dumps(data), encoding="utf-8")
+    assert grade_log(item, other_dir, student=other).score == 0
 
 
 def test_each_student_keeps_their_own_deal_and_the_grader_derives_it():
@@ -316,14 +316,14 @@ def test_a_broken_log_scores_zero_with_a_reason(tmp_path, content, words):
     log_path(item, tmp_path).write_text(content, encoding="utf-8")
     with pytest.raises(LogError, match=r"x\.json"):
         read_attempts(log_path(item, tmp_path), item)
-    g = grade_log(item, tmp_path, student=ANN)
+    g = grade_log(item, tmp_path, student=STUDENT)
     assert g.score == 0 and words in g.message
 
 
 def test_grade_item_prints_to_stdout_only_and_returns_the_score(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", ANN)
+    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", STUDENT)
     item = _item(**PRACTICE, id="m7", title="Practice")
-    play_item(item, [[HINT, *solution_line(item, ANN)]], tmp_path, ANN)
+    play_item(item, [[HINT, *solution_line(item, STUDENT)]], tmp_path, STUDENT)
     assert grade_item(item.cell_dict(), tmp_path) == 8
     assert grade_item(_item(id="absent", title="Absent").cell_dict(), tmp_path) == 0
     out = capsys.readouterr()
@@ -333,15 +333,15 @@ def test_grade_item_prints_to_stdout_only_and_returns_the_score(tmp_path, capsys
 
 
 def test_the_answer_is_printed_for_nbgraders_feedback_once_the_item_is_closed(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", ANN)
+    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", STUDENT)
     item = _item(kind="puzzle", puzzle="c22-take-the-pack", id="c22", points=5)
-    play_item(item, [["draw"]], tmp_path, ANN)
+    play_item(item, [["draw"]], tmp_path, STUDENT)
     grade_item(item.cell_dict(), tmp_path)
     assert "The answer" not in capsys.readouterr().out   # still open: the student may try again
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")   # nbgrader grades the submission: it is final
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "autograded" / ANN / "w").mkdir(parents=True)
-    monkeypatch.chdir(tmp_path / "autograded" / ANN / "w")
+    (tmp_path / "autograded" / STUDENT / "w").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "autograded" / STUDENT / "w")
     grade_item(item.cell_dict(), tmp_path)
     out = capsys.readouterr().out
     assert "1. Puzzle 1: not solved (1 attempt, replayed): 0 of 5 points" in out
@@ -434,10 +434,10 @@ def test_the_lessons_of_a_course_folder_can_be_assigned(tmp_path, capsys, monkey
     cells = json.loads((folder / "a.ipynb").read_text(encoding="utf-8"))["cells"]
     item = Item.from_dict(_call_args("".join(cells[-1]["source"]))[0])
     assert (item.lessons, item.title) == ("lessons", "Sevens, as our class plays them")
-    s = ExamLevel(item, ANN, str(folder / "canasta-log"))
+    s = ExamLevel(item, STUDENT, str(folder / "canasta-log"))
     assert s.view()["lesson"]["title"] == "Sevens, as our class plays them"
     s.act("meld 7 7 7")
-    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", ANN)
+    monkeypatch.setenv("CANASTA_TUTOR_STUDENT", STUDENT)
     assert grade_item(item.cell_dict(), folder / "canasta-log") == 2
 
 
@@ -461,19 +461,19 @@ def test_class_grade_replays_the_submissions_on_each_students_deal_and_fills_the
     a = load_assignment(EXAMPLE)
     practice = next(i for i in a.items if i.level == "meld-practice")
     puzzle = next(i for i in a.items if i.puzzle == "c22-take-the-pack")
-    logs = tmp_path / "submitted" / ANN / "week-1" / "canasta-log"
-    play_item(practice, [["discard 4"], [HINT, *solution_line(practice, ANN)]], logs, ANN)
-    play_item(puzzle, [["draw"], solution_line(puzzle)], logs, ANN)
-    (tmp_path / "submitted" / "bob" / "week-1").mkdir(parents=True)
+    logs = tmp_path / "submitted" / STUDENT / "week-1" / "canasta-log"
+    play_item(practice, [["discard 4"], [HINT, *solution_line(practice, STUDENT)]], logs, STUDENT)
+    play_item(puzzle, [["draw"], solution_line(puzzle)], logs, STUDENT)
+    (tmp_path / "submitted" / "s02" / "week-1").mkdir(parents=True)
     capsys.readouterr()
     assert main(["class", "grade", str(EXAMPLE), "--course", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     totals = {s["student"]: s["total"] for s in out["students"]}
-    assert totals == {ANN: 8 + 5, "bob": 0}
+    assert totals == {STUDENT: 8 + 5, "s02": 0}
     assert out["gradebook"] is None and out["store"] == {"new": 4, "already": 0}
     with ProgressStore(course_path(tmp_path)) as store:
-        rows = store.attempts(ANN)
-        assert "bob" in store.learners()   # submitted, not started: the report lists them
+        rows = store.attempts(STUDENT)
+        assert "s02" in store.learners()   # submitted, not started: the report lists them
     assert sorted((r["kind"], r["assignment"], r["lesson"], r["level"], r["status"], r["hints"]) for r in rows) == [
         ("assignment", "week-1", "melds", "meld-practice", "open", 0),
         ("assignment", "week-1", "melds", "meld-practice", "passed", 1),
@@ -493,11 +493,11 @@ def test_clicks_and_scoring_answers_are_graded_by_replay(tmp_path):
     """A refused click (logged as 'press ...') and a scoring level's answers ('answer ...') replay through the
     engine into the same attempt: the grade comes from the replay, not from the log's word."""
     item = _item(lesson="melds", level="three-cards", seed=0, points=4)
-    assert play_item(item, [["press meld KH KD 9H"]], tmp_path, ANN) == ["passed"]  # an R-MELD-1 refusal
+    assert play_item(item, [["press meld KH KD 9H"]], tmp_path, STUDENT) == ["passed"]  # an R-MELD-1 refusal
     assert _log(tmp_path, item)["attempts"][0]["entries"][0]["text"] == "press meld KH KD 9H"
-    assert grade_log(item, tmp_path, student=ANN).solved
+    assert grade_log(item, tmp_path, student=STUDENT).solved
     score = _item(lesson="scoring", level="count-the-hand", seed=0, points=4, id="s")
     line = ["answer 500 100 100 145 -15 830", "answer 500 100 100 165 -15 850"]
-    assert play_item(score, [line], tmp_path, ANN) == ["passed"]
-    g = grade_log(score, tmp_path, student=ANN)
+    assert play_item(score, [line], tmp_path, STUDENT) == ["passed"]
+    g = grade_log(score, tmp_path, student=STUDENT)
     assert g.solved and g.score == 4

@@ -29,48 +29,48 @@ def _t(minute: int) -> str:
 def _hand_made(course: Path) -> None:
     """Two students, three items (two lesson levels of one lesson, one puzzle)."""
     with ProgressStore.for_course(course) as store:
-        store.add_learner("ada", "Ada")
-        store.add_to_class("monday", "ada", "bob")
-        store.add_to_class("tuesday", "cy")
+        store.add_learner("s05", "Student Five")
+        store.add_to_class("monday", "s05", "s06")
+        store.add_to_class("tuesday", "s07")
         rec = store.record
-        rec(Attempt("ada", "freezing", "one", "failed", started=_t(0), finished=_t(2), hints=1, actions=[
+        rec(Attempt("s05", "freezing", "one", "failed", started=_t(0), finished=_t(2), hints=1, actions=[
             {"kind": "refused", "text": "take 9 9", "rule": "R-PACK-4", "reason": "not melded yet"},
             {"kind": "action", "text": "draw"}]))
-        rec(Attempt("ada", "freezing", "one", "passed", stars=2, started=_t(3), finished=_t(4)))
-        rec(Attempt("ada", "puzzles", "c01-frozen-by-wild-card", "passed", stars=3, kind="puzzle",
+        rec(Attempt("s05", "freezing", "one", "passed", stars=2, started=_t(3), finished=_t(4)))
+        rec(Attempt("s05", "puzzles", "c01-frozen-by-wild-card", "passed", stars=3, kind="puzzle",
                     started=_t(5), finished=_t(6), rating_before=1500.0, rating_after=1540.0))
-        rec(Attempt("bob", "freezing", "one", "failed", started=_t(1), finished=_t(5), hints=2, actions=[
+        rec(Attempt("s06", "freezing", "one", "failed", started=_t(1), finished=_t(5), hints=2, actions=[
             {"kind": "refused", "text": "take 9 9", "rule": "R-PACK-4", "reason": "not melded yet"},
             {"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": "draw first"}]))
-        rec(Attempt("bob", "freezing", "two", "passed", stars=3, started=_t(6), finished=_t(7)))
-        rec(Attempt("bob", "puzzles", "c01-frozen-by-wild-card", "failed", kind="puzzle", started=_t(8),
+        rec(Attempt("s06", "freezing", "two", "passed", stars=3, started=_t(6), finished=_t(7)))
+        rec(Attempt("s06", "puzzles", "c01-frozen-by-wild-card", "failed", kind="puzzle", started=_t(8),
                     finished=_t(9), rating_before=1500.0, rating_after=1460.0, themes=["frozen-pack"], actions=[
                         {"kind": "wrong", "text": "draw", "rule": "", "reason": "leaves the pack"}]))
-        rec(Attempt("cy", "freezing", "two", "passed", stars=1, started=_t(2), finished=_t(3)))
+        rec(Attempt("s07", "freezing", "two", "passed", stars=1, started=_t(2), finished=_t(3)))
         # the puzzle trainer saves a solved puzzle with no stars
-        rec(Attempt("cy", "puzzles", "c01-frozen-by-wild-card", "passed", kind="puzzle", started=_t(4),
+        rec(Attempt("s07", "puzzles", "c01-frozen-by-wild-card", "passed", kind="puzzle", started=_t(4),
                     finished=_t(5)))
 
 
 def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
     _hand_made(tmp_path)
     with ClassReport(tmp_path, class_name="monday") as r:
-        assert r.students() == ["ada", "bob"]
+        assert r.students() == ["s05", "s06"]
         assert r.items() == ["freezing/one", "puzzles/c01-frozen-by-wild-card", "freezing/two"]
         stars = r.table("stars")
-        assert stars.loc["ada"].tolist()[:2] == [2, 3] and pd.isna(stars.at["ada", "freezing/two"])
-        assert r.table("solved").loc["bob"].tolist() == [False, False, True]
-        assert r.table("hints").at["ada", "freezing/one"] == 1 and r.table("hints").at["bob", "freezing/one"] == 2
-        assert r.table("seconds").at["ada", "freezing/one"] == 180   # 2 + 1 minutes over two attempts
-        assert r.table("attempts").at["ada", "freezing/one"] == 2
-        assert r.grid().splitlines() == ["ada  23.", "bob  xx3"]
+        assert stars.loc["s05"].tolist()[:2] == [2, 3] and pd.isna(stars.at["s05", "freezing/two"])
+        assert r.table("solved").loc["s06"].tolist() == [False, False, True]
+        assert r.table("hints").at["s05", "freezing/one"] == 1 and r.table("hints").at["s06", "freezing/one"] == 2
+        assert r.table("seconds").at["s05", "freezing/one"] == 180   # 2 + 1 minutes over two attempts
+        assert r.table("attempts").at["s05", "freezing/one"] == 2
+        assert r.grid().splitlines() == ["s05  23.", "s06  xx3"]
         with pytest.raises(ValueError, match="unknown measure"):
             r.table("luck")
         themes = r.themes()
         # the level's theme is its lesson; the puzzle's come from the library, or from the attempt
         assert set(themes.index) >= {"freezing", "frozen-pack"}
         assert themes.at["freezing", "kind"] == "lesson" and themes.at["freezing", "students"] == 2
-        assert themes.at["freezing", "first_try"] == pytest.approx(1 / 3, abs=0.01)   # ada/one, bob/one, bob/two
+        assert themes.at["freezing", "first_try"] == pytest.approx(1 / 3, abs=0.01)   # s05/one, s06/one, s06/two
         wrong = r.wrong_moves().set_index("item")
         assert wrong.at["freezing/one", "move"] == "take 9 9" and wrong.at["freezing/one", "times"] == 2
         assert wrong.at["freezing/one", "students"] == 2 and wrong.at["freezing/one", "rule"] == "R-PACK-4"
@@ -79,13 +79,13 @@ def test_the_tables_match_a_hand_made_store(tmp_path: Path) -> None:
         one = r.wrong_moves(min_students=1).set_index("item")
         assert one.at["puzzles/c01-frozen-by-wild-card", "reason"] == "leaves the pack"
         prog = r.progress()
-        assert prog.at["ada", "rating_change"] == 40.0 and prog.at["bob", "rating_change"] == -40.0
-        assert prog.at["ada", "solved"] == 2 and prog.at["bob", "solved"] == 1
+        assert prog.at["s05", "rating_change"] == 40.0 and prog.at["s06", "rating_change"] == -40.0
+        assert prog.at["s05", "solved"] == 2 and prog.at["s06", "solved"] == 1
         tl = r.timeline()
-        assert tl[tl["student"] == "ada"]["solved_items"].tolist() == [0, 1, 2]
+        assert tl[tl["student"] == "s05"]["solved_items"].tolist() == [0, 1, 2]
     with ClassReport(tmp_path) as everyone:
-        assert everyone.students() == ["ada", "bob", "cy"]
-        assert everyone.items()[1] == "freezing/two" and everyone.grid().splitlines()[2] == "cy   .1+"
+        assert everyone.students() == ["s05", "s06", "s07"]
+        assert everyone.items()[1] == "freezing/two" and everyone.grid().splitlines()[2] == "s07  .1+"
 
 
 def test_refresh_rereads_only_what_changed_and_replays_shared_stores(tmp_path: Path) -> None:
@@ -94,23 +94,23 @@ def test_refresh_rereads_only_what_changed_and_replays_shared_stores(tmp_path: P
         assert r.refresh() is False
         n = len(r.attempts)
         with ProgressStore.for_course(tmp_path) as other:   # the teacher's tools filing an attempt
-            other.record(Attempt("cy", "freezing", "one", "passed", stars=3, started=_t(10), finished=_t(11)))
+            other.record(Attempt("s07", "freezing", "one", "passed", stars=3, started=_t(10), finished=_t(11)))
         assert r.refresh() is True and len(r.attempts) == n + 1
-        assert r.table("stars").at["cy", "freezing/one"] == 3
+        assert r.table("stars").at["s07", "freezing/one"] == 3
         # a store collected by nbgrader is never read; one in the shared folder is replayed
-        sub = tmp_path / "submitted" / "dee" / "week1" / "progress.sqlite3"
+        sub = tmp_path / "submitted" / "s08" / "week1" / "progress.sqlite3"
         sub.parent.mkdir(parents=True)
         with ProgressStore(sub) as own:
             own.record(Attempt("learner", "melds", "natural-meld", "passed", stars=3, started=_t(12),
                                finished=_t(13), actions=[{"kind": "action", "text": "meld 7 7 7"}]))
         (tmp_path / "progress").mkdir()
-        with ProgressStore(tmp_path / "progress" / "eve.sqlite3") as own:
+        with ProgressStore(tmp_path / "progress" / "s09.sqlite3") as own:
             own.record(Attempt("learner", "melds", "natural-meld", "passed", stars=3, started=_t(14),
                                finished=_t(15), hints=0, actions=[{"kind": "hint", "text": "?"},
                                                                  {"kind": "action", "text": "meld 7 7 7"}]))
         assert r.refresh() is True
-        assert "eve" in r.students() and "dee" not in r.students() and "learner" not in r.students()
-        assert r.table("stars").at["eve", "melds/natural-meld"] == 2   # the replay saw the hint the store left out
+        assert "s09" in r.students() and "s08" not in r.students() and "learner" not in r.students()
+        assert r.table("stars").at["s09", "melds/natural-meld"] == 2   # the replay saw the hint the store left out
         assert r.notes() == ["Left out: 1 progress store found in submissions (a submission is graded from its "
                              "logs, by `class grade`)."]
         assert r.refresh() is False   # nothing new: the student stores are not read again
@@ -125,9 +125,9 @@ def test_csv_export_is_the_students_by_items_rows(tmp_path: Path) -> None:
     df = pd.read_csv(io.StringIO(text))
     assert list(df.columns[:10]) == ["student", "item", "display_name", "kind", "themes", "solved", "stars",
                                      "hints", "reported_seconds", "attempts"]
-    ada = df[(df["student"] == "ada") & (df["item"] == "freezing/one")].iloc[0]
-    assert (ada["display_name"], ada["stars"], ada["reported_seconds"], ada["attempts"]) == ("Ada", 2, 180, 2)
-    assert len(df) == 7   # ada 2 items, bob 3, cy 2
+    s05 = df[(df["student"] == "s05") & (df["item"] == "freezing/one")].iloc[0]
+    assert (s05["display_name"], s05["stars"], s05["reported_seconds"], s05["attempts"]) == ("Student Five", 2, 180, 2)
+    assert len(df) == 7   # s05 2 items, s06 3, s07 2
 
 
 def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
@@ -136,7 +136,7 @@ def test_the_figures_draw_without_pyplot_or_a_widget(tmp_path: Path) -> None:
         for fig in [*r.figures().values(), r.progress_plot(lines_up_to=1), r.heatmap("seconds")]:
             assert png(fig).startswith(b"\x89PNG")
         panels = r.progress_plot()   # a small class: one panel per student, named
-        assert [t.get_text() for t in panels.axes[0].texts] == ["ada (+40)", "bob (-40)", "cy"]
+        assert [t.get_text() for t in panels.axes[0].texts] == ["s05 (+40)", "s06 (-40)", "s07"]
         band = r.progress_plot(lines_up_to=1).axes[0]   # a large class: median and percentile band
         assert [t.get_text() for t in band.get_legend().get_texts()] == ["10th to 90th percentile", "median"]
     code = ("import sys, canasta_tutor.tutor.classes.report as r, canasta_tutor.tutor.classes.simulate; "
@@ -153,9 +153,9 @@ def test_the_html_heatmap_is_stable_and_coloured(tmp_path: Path) -> None:
         assert html == r.styled("stars").to_html()   # fixed ids: a notebook's stored output stays the same
         assert "background-color" in html and "T_canasta-stars" in html
         cells = re.findall(r'<td id="T_canasta-stars_row0_col(\d)" class="[^"]*" >([^<]*)</td>', html)
-        assert cells == [("0", "2"), ("1", "3"), ("2", "")]   # ada: 2 stars, 3 stars, not tried
-        bob = re.findall(r'<td id="T_canasta-stars_row1_col(\d)" class="[^"]*" >([^<]*)</td>', html)
-        assert bob == [("0", "\u2717"), ("1", "\u2717"), ("2", "3")]   # tried and not solved: not blank
+        assert cells == [("0", "2"), ("1", "3"), ("2", "")]   # s05: 2 stars, 3 stars, not tried
+        s06 = re.findall(r'<td id="T_canasta-stars_row1_col(\d)" class="[^"]*" >([^<]*)</td>', html)
+        assert s06 == [("0", "\u2717"), ("1", "\u2717"), ("2", "3")]   # tried and not solved: not blank
         assert "position: sticky" in html   # the headers stay in view
 
 
@@ -254,7 +254,7 @@ def test_a_corrupt_course_store_is_one_line_at_the_command_line(tmp_path: Path, 
     (tmp_path / "progress.sqlite3").write_bytes(content)
     if not content:   # an empty file is a new store: damage a real one instead
         with ProgressStore(tmp_path / "progress.sqlite3") as s:
-            s.record(Attempt("ada", "l", "v", "passed", stars=1))
+            s.record(Attempt("s05", "l", "v", "passed", stars=1))
             s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         data = bytearray((tmp_path / "progress.sqlite3").read_bytes())
         data[:16] = b"garbage garbage!"

@@ -43,7 +43,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 XSS = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(2)</script>"
 FORMULA = '=HYPERLINK("http://evil.example","open me")'
-TERMINAL = "eve\x1b[2J\x1b[31mred\u202e"
+TERMINAL = "s04\x1b[2J\x1b[31mred\u202e"
 ASSIGNMENT = """
 id = "a1"
 title = "A1"
@@ -113,7 +113,7 @@ def test_the_command_line_shows_control_characters_as_escapes(tmp_path, capsys):
     _hostile_course(tmp_path)
     assert main(["class", "report", "--course", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "\x1b" not in out and "\u202e" not in out and "eve\\x1b[2J\\x1b[31mred" in out
+    assert "\x1b" not in out and "\u202e" not in out and "s04\\x1b[2J\\x1b[31mred" in out
     assert main(["class", "report", "--course", str(tmp_path), "--student", TERMINAL]) == 0
     assert "\x1b" not in capsys.readouterr().out
 
@@ -147,11 +147,11 @@ def test_a_forged_store_and_edited_totals_leave_the_report_equal_to_the_replay(t
     spec.write_text(ASSIGNMENT, encoding="utf-8")
     a = load_assignment(spec)
     level, practice, puzzle = a.items
-    folder = tmp_path / "course" / "submitted" / "mallory" / "a1"
+    folder = tmp_path / "course" / "submitted" / "s05" / "a1"
     logs = folder / "canasta-log"
-    play_item(level, [["discard 5"]], logs, "mallory")
-    play_item(practice, [[HINT, *solution_line(practice, "mallory")]], logs, "mallory")
-    play_item(puzzle, [["draw"]], logs, "mallory")
+    play_item(level, [["discard 5"]], logs, "s05")
+    play_item(practice, [[HINT, *solution_line(practice, "s05")]], logs, "s05")
+    play_item(puzzle, [["draw"]], logs, "s05")
     for item in a.items:   # every total and status edited to full marks
         data = json.loads(log_path(item, logs).read_text(encoding="utf-8"))
         data["totals"].update(solved=True, hints=0, score=item.points)
@@ -160,7 +160,7 @@ def test_a_forged_store_and_edited_totals_leave_the_report_equal_to_the_replay(t
         log_path(item, logs).write_text(json.dumps(data), encoding="utf-8")
     _forge_store(folder / "progress.sqlite3")
     (tmp_path / "course" / "progress").mkdir()
-    _forge_store(tmp_path / "course" / "progress" / "mallory.sqlite3")   # the shared folder too
+    _forge_store(tmp_path / "course" / "progress" / "s05.sqlite3")   # the shared folder too
     course = tmp_path / "course"
     assert main(["class", "grade", str(spec), "--course", str(course), "--json"]) == 0
     graded = json.loads(capsys.readouterr().out)["students"][0]
@@ -171,12 +171,12 @@ def test_a_forged_store_and_edited_totals_leave_the_report_equal_to_the_replay(t
         assert row.loc["melds/meld-practice", "solved"] and row.loc["melds/meld-practice", "hints"] == 1
         assert not row.loc["melds/natural-meld", "solved"]
         assert not row.loc["puzzles/c22-take-the-pack", "solved"]
-        assert r.table("stars").at["mallory", "melds/natural-meld"] == 0
+        assert r.table("stars").at["s05", "melds/natural-meld"] == 0
         moves = r.wrong
         assert XSS not in set(moves["rule"]) and SCRIPT not in set(moves["reason"])
         assert all(re.fullmatch(r"(R-[A-Z]+-\d+)?", rule) for rule in moves["rule"])   # the engine's own
         assert "Left out: 1 progress store found in submissions" in r.notes()[0]
-        assert r.summary().at["mallory", "reported_minutes"] >= 0
+        assert r.summary().at["s05", "reported_minutes"] >= 0
 
 
 def test_the_report_writes_nothing_into_the_course(tmp_path):
@@ -229,12 +229,12 @@ def graded_course(tmp_path, empty_gradebook):
     due = datetime(2026, 1, 10, 12, 0)
     with _gradebook(course, empty_gradebook) as gb:
         gb.add_assignment("a1", duedate=due)
-        for s in ("ann", "bob", "cy"):
+        for s in ("s01", "s02", "s03"):
             gb.add_student(s)
-        gb.add_submission("a1", "ann", timestamp=due - timedelta(hours=1))
-        gb.add_submission("a1", "bob", timestamp=due + timedelta(hours=2, minutes=30))
+        gb.add_submission("a1", "s01", timestamp=due - timedelta(hours=1))
+        gb.add_submission("a1", "s02", timestamp=due + timedelta(hours=2, minutes=30))
     with ProgressStore.for_course(course) as store:
-        for s in ("ann", "bob"):
+        for s in ("s01", "s02"):
             store.record(Attempt(s, "melds", "natural-meld", "passed", stars=3, kind="assignment", assignment="a1",
                                  started="2026-01-09T10:00:00+00:00", finished="2026-01-09T10:02:00+00:00"))
     return course
@@ -242,15 +242,15 @@ def graded_course(tmp_path, empty_gradebook):
 
 def test_the_report_lists_who_has_not_started_and_marks_late_submissions(graded_course, capsys):
     with ClassReport(graded_course) as r:
-        assert r.students() == ["ann", "bob", "cy"] and r.not_started() == ["cy"]
-        assert r.late()[["student", "assignment", "hours_late"]].values.tolist() == [["bob", "a1", 2.5]]
-        assert r.summary()["late"].to_dict() == {"ann": "", "bob": "a1 (2.5 h)", "cy": ""}
-        assert r.grid().splitlines()[-1] == "cy   ."
+        assert r.students() == ["s01", "s02", "s03"] and r.not_started() == ["s03"]
+        assert r.late()[["student", "assignment", "hours_late"]].values.tolist() == [["s02", "a1", 2.5]]
+        assert r.summary()["late"].to_dict() == {"s01": "", "s02": "a1 (2.5 h)", "s03": ""}
+        assert r.grid().splitlines()[-1] == "s03  ."
         page = r.to_html()
-    assert "Not started" in page and re.search(r"<p>cy</p>", page) and "a1 (2.5 h)" in page
+    assert "Not started" in page and re.search(r"<p>s03</p>", page) and "a1 (2.5 h)" in page
     assert main(["class", "report", "--course", str(graded_course)]) == 0
     out = capsys.readouterr().out
-    assert "Not started: cy" in out and "a1 (2.5 h)" in out
+    assert "Not started: s03" in out and "a1 (2.5 h)" in out
 
 
 def test_class_report_html_and_one_students_drill_down(graded_course, tmp_path, capsys):
@@ -260,7 +260,7 @@ def test_class_report_html_and_one_students_drill_down(graded_course, tmp_path, 
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!doctype html>") and "<script" not in html and 'id="student-3"' in html
     assert "position: sticky" in html and "not tried" in html
-    assert main(["class", "report", "--course", str(graded_course), "--student", "bob", "--json"]) == 0
+    assert main(["class", "report", "--course", str(graded_course), "--student", "s02", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [i["item"] for i in data["items"]] == ["melds/natural-meld"] and data["wrong_moves"] == []
     assert main(["class", "report", "--course", str(graded_course), "--student", "nobody"]) == 2
@@ -276,15 +276,15 @@ def test_class_grade_fix_writes_the_replayed_score_into_the_gradebook(tmp_path, 
     a = load_assignment(spec)
     course = tmp_path / "course"
     assert main(["class", "assign", str(spec), "--course", str(course)]) == 0
-    logs = course / "submitted" / "ann" / "a1" / "canasta-log"
-    play_item(a.items[0], [["meld 7 7 7"]], logs, "ann")
+    logs = course / "submitted" / "s01" / "a1" / "canasta-log"
+    play_item(a.items[0], [["meld 7 7 7"]], logs, "s01")
     with _gradebook(course, empty_gradebook) as gb:   # what autograde would make
         gb.add_assignment("a1")
         gb.add_notebook("a1", "a1")
         for item in a.items:
             gb.add_grade_cell(f"{item.id}-grade", "a1", "a1", max_score=item.points, cell_type="code")
-        gb.add_student("ann")
-        sub = gb.add_submission("a1", "ann")
+        gb.add_student("s01")
+        sub = gb.add_submission("a1", "s01")
         for g in sub.notebooks[0].grades:
             g.auto_score = g.max_score   # full marks: a kernel fooled by the student's own code
         gb.db.commit()
@@ -294,10 +294,10 @@ def test_class_grade_fix_writes_the_replayed_score_into_the_gradebook(tmp_path, 
     assert main(["class", "grade", str(spec), "--course", str(course), "--no-store", "--fix"]) == 0
     out = capsys.readouterr().out
     assert "the gradebook now holds the replay's score in 2 places (its manual score):" in out
-    assert "  ann: melds-meld-practice: 10 -> 0" in out and "  ann: puzzle-3: 6 -> 0" in out
+    assert "  s01: melds-meld-practice: 10 -> 0" in out and "  s01: puzzle-3: 6 -> 0" in out
     assert "the gradebook agrees with the replay for every item" in out
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "course") as gb:
-        assert gb.find_submission("a1", "ann").score == 10
+        assert gb.find_submission("a1", "s01").score == 10
     shutil.rmtree(course / "submitted")
 
 

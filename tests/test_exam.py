@@ -23,7 +23,7 @@ from canasta_tutor.tutor.assignments.grading import grade_log, log_path
 from canasta_tutor.tutor.assignments.sessions import ExamLevel, ExamPuzzle
 from canasta_tutor.tutor.assignments.spec import Item
 
-ANN = "ann"
+STUDENT = "s01"
 PUZZLE = Item(id="p4", kind="puzzle", puzzle="c22-take-the-pack", points=5, hint_penalty=2, number=4,
               assignment="w")
 LEVEL = Item(id="l1", kind="level", lesson="melds", level="natural-meld", points=10, hint_penalty=2, number=1,
@@ -36,7 +36,7 @@ def _text(x: object) -> str:
 
 # ------------------------------------------------------------------ a puzzle item
 def test_a_puzzle_item_is_the_item_and_nothing_else(tmp_path):
-    t = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    t = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     for msg in ({"intent": "next"}, {"intent": "theme", "theme": ""}, {"intent": "streak", "on": True},
                 {"intent": "timed", "on": True}):
         assert t.handle(msg).startswith("Not in an assignment")
@@ -48,7 +48,7 @@ def test_a_puzzle_item_is_the_item_and_nothing_else(tmp_path):
 
 
 def test_a_wrong_puzzle_move_says_why_but_not_the_answer_until_the_item_closes(tmp_path):
-    t = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    t = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     assert t.handle({"intent": "play", "text": "draw"}) == "Not this: draw."
     seen = _text(t.panel()) + _text(t.view())
     assert "take 9 9 9" not in seen and "The answer" not in seen and "answer was" not in seen
@@ -65,11 +65,11 @@ def test_a_wrong_puzzle_move_says_why_but_not_the_answer_until_the_item_closes(t
     assert ex["result"] == "4. Puzzle 4: given up (3 attempts, replayed): 0 of 5 points"
     assert t.handle({"intent": "retry"}).startswith("You gave this item up")
     assert t.handle({"intent": "play", "text": "take 9 9 9"}).startswith("You gave this item up")
-    assert grade_log(PUZZLE, tmp_path, student=ANN).score == 0
+    assert grade_log(PUZZLE, tmp_path, student=STUDENT).score == 0
 
 
 def test_a_hint_is_charged_once_and_the_button_says_its_cost_and_turns_off(tmp_path):
-    w = AssignmentPuzzleWidget(PUZZLE.cell_dict(), log_dir=str(tmp_path), student=ANN)
+    w = AssignmentPuzzleWidget(PUZZLE.cell_dict(), log_dir=str(tmp_path), student=STUDENT)
     hint = w.view["buttons"]["hint"]
     assert (hint["ok"], hint["label"]) == (True, "Hint (costs 2 points)")
     first = w.handle({"intent": "hint"})
@@ -83,26 +83,26 @@ def test_a_hint_is_charged_once_and_the_button_says_its_cost_and_turns_off(tmp_p
     for _ in range(3):
         assert w.handle({"intent": "hint"}) == "No new hint: you have seen all 3 hints of this item."
     w.handle({"intent": "play", "text": "take 9 9 9"})
-    g = grade_log(PUZZLE, tmp_path, student=ANN)
+    g = grade_log(PUZZLE, tmp_path, student=STUDENT)
     assert (g.solved, g.hints, g.score) == (True, 3, 0)
     assert w.puzzle["exam"]["result"] == g.line()   # the widget shows what the grader will give
 
 
 def test_a_reopened_notebook_goes_on_where_the_item_was(tmp_path):
-    t = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    t = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     hint = t.handle({"intent": "hint"})
     t.handle({"intent": "play", "text": "draw"})
-    again = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    again = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     assert (again.hints_seen, again.panel()["hints"], again.attempt_no) == (1, [hint], 2)
     again.handle({"intent": "play", "text": "take 9 9 9"})
-    closed = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    closed = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     assert closed.closed == "solved" and closed.panel()["exam"]["answer"] == "take 9 9 9"
     assert closed.handle({"intent": "play", "text": "take 9 9 9"}).startswith("This item is solved")
 
 
 # ------------------------------------------------------------------ a lesson level item
 def test_a_wrong_level_move_says_why_without_the_lessons_answer(tmp_path):
-    w = AssignmentItemWidget(LEVEL.cell_dict(), log_dir=str(tmp_path), student=ANN)
+    w = AssignmentItemWidget(LEVEL.cell_dict(), log_dir=str(tmp_path), student=STUDENT)
     v = w.view
     assert v["levels"] == [] and v["has_next"] is False and v["exam"]["hint_label"] == "Hint (costs 2 points)"
     w.handle({"intent": "act", "text": "discard 5"})
@@ -120,21 +120,21 @@ def test_a_wrong_level_move_says_why_without_the_lessons_answer(tmp_path):
     ex = w.view["exam"]
     assert (ex["closed"], ex["answer"]) == ("given up", "meld 7 7 7")
     assert w.handle({"intent": "act", "text": "meld 7 7 7"}).startswith("You gave this item up")
-    assert grade_log(LEVEL, tmp_path, student=ANN).score == 0
+    assert grade_log(LEVEL, tmp_path, student=STUDENT).score == 0
 
 
 def test_the_level_is_dealt_for_the_student():
     practice = Item(id="m", kind="level", lesson="melds", level="meld-practice", seed=7, points=10, number=3,
                     assignment="w")
-    ann, bob = ExamLevel(practice, "ann", "/nonexistent"), ExamLevel(practice, "bob", "/nonexistent")
-    assert ann.run.setup_text != bob.run.setup_text
-    assert ExamLevel(practice, "ann", "/nonexistent").run.setup_text == ann.run.setup_text
-    ex = ann.view()["exam"]   # the widget says whose deal it is: a wrong login shows before submitting
-    assert (ex["own_deal"], ex["student"]) == (True, "ann")
-    first = ann.run.setup_text
-    ann.act("discard 4")
-    ann.retry()
-    assert ann.run.setup_text == first   # Try again keeps the student's one deal (the grader replays on it)
+    s01, s02 = ExamLevel(practice, "s01", "/nonexistent"), ExamLevel(practice, "s02", "/nonexistent")
+    assert s01.run.setup_text != s02.run.setup_text
+    assert ExamLevel(practice, "s01", "/nonexistent").run.setup_text == s01.run.setup_text
+    ex = s01.view()["exam"]   # the widget says whose deal it is: a wrong login shows before submitting
+    assert (ex["own_deal"], ex["student"]) == (True, "s01")
+    first = s01.run.setup_text
+    s01.act("discard 4")
+    s01.retry()
+    assert s01.run.setup_text == first   # Try again keeps the student's one deal (the grader replays on it)
 
 
 # ------------------------------------------------------------------ the log's limits
@@ -145,7 +145,7 @@ def small_log(monkeypatch):
 
 
 def test_an_honest_student_is_warned_before_the_log_is_full_and_never_zeroed_in_silence(tmp_path, small_log):
-    t = ExamPuzzle(PUZZLE, ANN, str(tmp_path))
+    t = ExamPuzzle(PUZZLE, STUDENT, str(tmp_path))
     warnings = []
     for n in range(6):
         if n:
@@ -157,13 +157,13 @@ def test_an_honest_student_is_warned_before_the_log_is_full_and_never_zeroed_in_
     assert refused.startswith("This item's log holds 6 attempts, the most a log may")
     assert t.handle({"intent": "play", "text": "take 9 9 9"}).startswith("Not this time")
     assert t.run.status == "missed" and t.closed == ""   # the widget never says solved ...
-    g = grade_log(PUZZLE, tmp_path, student=ANN)
+    g = grade_log(PUZZLE, tmp_path, student=STUDENT)
     assert (g.message, g.attempts, g.score) == ("", 6, 0)   # ... and the log stays readable: no silent zero
 
 
 def test_a_log_near_its_size_limit_refuses_the_entry_that_would_pass_it(tmp_path, monkeypatch):
     monkeypatch.setattr(grading, "MAX_LOG_BYTES", 4000)
-    s = ExamLevel(LEVEL, ANN, str(tmp_path))
+    s = ExamLevel(LEVEL, STUDENT, str(tmp_path))
     refused = ""
     for _ in range(50):
         try:
@@ -173,13 +173,13 @@ def test_a_log_near_its_size_limit_refuses_the_entry_that_would_pass_it(tmp_path
             break
     assert refused.startswith("This item's log is full (4,000 bytes)")
     assert log_path(LEVEL, tmp_path).stat().st_size <= 4000
-    assert grade_log(LEVEL, tmp_path, student=ANN).message == ""
+    assert grade_log(LEVEL, tmp_path, student=STUDENT).message == ""
 
 
 def test_an_unreadable_log_is_reported_to_the_student_and_kept(tmp_path):
     path = log_path(LEVEL, tmp_path)
     path.write_text("{broken", encoding="utf-8")
-    w = AssignmentItemWidget(LEVEL.cell_dict(), log_dir=str(tmp_path), student=ANN)
+    w = AssignmentItemWidget(LEVEL.cell_dict(), log_dir=str(tmp_path), student=STUDENT)
     notice = w.view["notice"]
     assert notice.startswith("Your earlier log for this item could not be read (l1.json: not a JSON log")
     assert "l1.unreadable-1.json" in notice and "not graded" in notice

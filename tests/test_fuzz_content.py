@@ -196,10 +196,10 @@ def _real_store(root: Path) -> Path:
     if not _STORE:
         path = root / "progress.sqlite3"
         with ProgressStore(path) as store:
-            store.add_to_class("monday", "ann", "bob")
+            store.add_to_class("monday", "s01", "s02")
             store.record_many(Attempt(n, "melds", f"l{i}", "passed" if i % 2 else "failed", stars=i % 4,
                                       actions=[{"kind": "refused", "text": "take 9 9", "rule": "R-PACK-3",
-                                                "reason": "frozen"}] * 5) for i in range(60) for n in ("ann", "bob"))
+                                                "reason": "frozen"}] * 5) for i in range(60) for n in ("s01", "s02"))
             store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         _STORE.append(path)
     return _STORE[0]
@@ -261,8 +261,8 @@ def test_a_damaged_store_opens_and_reads_or_gives_one_store_error(tmp_path_facto
             store.learners()
             store.classes()
             store.attempts()
-            store.stars_for("ann")
-            store.record(Attempt("cy", "melds", "x", "passed", stars=1))
+            store.stars_for("s01")
+            store.record(Attempt("s03", "melds", "x", "passed", stars=1))
     except ProgressStoreError as e:
         assert str(e) and e.cause and "Traceback" not in str(e)
 

@@ -142,7 +142,7 @@ def test_a_hostile_log_scores_zero_with_its_reason_and_names_the_file(tmp_path, 
 def test_class_grade_grades_every_other_student_when_logs_are_hostile(tmp_path, capsys):
     a = load_assignment(EXAMPLE)
     puzzle = next(i for i in a.items if i.puzzle == "c22-take-the-pack")
-    good = tmp_path / "submitted" / "ann" / "week-1" / "canasta-log"
+    good = tmp_path / "submitted" / "s01" / "week-1" / "canasta-log"
     play_item(puzzle, [solution_line(puzzle)], good)
     for n, (kind, make) in enumerate(sorted(HOSTILE_LOGS.items())):
         folder = tmp_path / "submitted" / f"s{n}-{kind}" / "week-1" / "canasta-log"
@@ -166,21 +166,21 @@ def test_a_log_that_breaks_the_replay_scores_zero_and_the_class_goes_on(tmp_path
 
     a = load_assignment(EXAMPLE)
     puzzle = next(i for i in a.items if i.puzzle == "c22-take-the-pack")
-    for student in ("ann", "bob"):
+    for student in ("s01", "s02"):
         play_item(puzzle, [solution_line(puzzle)], tmp_path / "submitted" / student / "week-1" / "canasta-log")
     real = regrade.replay_item_log
 
     def fragile(item, entries, student, *args, **kwargs):
-        if student == "ann":
+        if student == "s01":
             raise ValueError("a replay that breaks")
         return real(item, entries, student, *args, **kwargs)
 
     monkeypatch.setattr(regrade, "replay_item_log", fragile)
     results = {r.student: r for r in regrade.grade_course(a, tmp_path)}
-    broken = next(g for g in results["ann"].grades if g.item == puzzle.id)
+    broken = next(g for g in results["s01"].grades if g.item == puzzle.id)
     assert broken.score == 0 and "could not be replayed (ValueError: a replay that breaks)" in broken.message
-    assert results["ann"].attempts == []
-    assert results["bob"].total == puzzle.points
+    assert results["s01"].attempts == []
+    assert results["s02"].total == puzzle.points
 
 
 # ------------------------------------------------------------------ assignment files: finite points

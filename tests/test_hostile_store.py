@@ -108,7 +108,7 @@ def test_a_full_disk_is_said_to_be_full(tmp_path):
         store.conn.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own SQLITE_FULL when it must grow
         big = [{"kind": "action", "text": "x" * 500}] * 200
         with pytest.raises(ProgressStoreError) as e:
-            store.record(Attempt("ada", "melds", "big", "passed", stars=1, actions=big))
+            store.record(Attempt("s01", "melds", "big", "passed", stars=1, actions=big))
         assert e.value.cause == "full" and str(e.value).startswith("the disk is full")
         assert "SQLite: database or disk is full" in str(e.value)
         assert store.learners() == [f"s{i}" for i in range(2)]  # nothing of the failed save, and still usable
@@ -119,7 +119,7 @@ def test_a_read_only_store_is_said_to_be_read_only_not_foreign(tmp_path, monkeyp
     _read_only_connect(monkeypatch, access=False)  # the system lets it open, SQLite refuses the write
     with ProgressStore(path) as store:
         with pytest.raises(ProgressStoreError) as e:
-            store.record(Attempt("ada", "l", "v", "passed"))
+            store.record(Attempt("s01", "l", "v", "passed"))
     assert e.value.cause == "read-only" and "is read-only here (SQLite: attempt to write a readonly database)" \
         in str(e.value)
     assert "not a canasta-tutor progress store" not in str(e.value)
@@ -139,12 +139,12 @@ def test_a_locked_store_is_said_to_be_locked(tmp_path):
         holder.execute("BEGIN IMMEDIATE")  # another program writing
         try:
             with pytest.raises(ProgressStoreError) as e:
-                store.record(Attempt("ada", "l", "v", "passed"))
+                store.record(Attempt("s01", "l", "v", "passed"))
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         assert e.value.cause == "locked" and "SQLite: database is locked" in str(e.value)
-        store.record(Attempt("ada", "l", "v", "passed"))  # and it works once the other is done
+        store.record(Attempt("s01", "l", "v", "passed"))  # and it works once the other is done
 
 
 @pytest.mark.parametrize("name, message, cause", [

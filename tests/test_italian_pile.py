@@ -318,8 +318,11 @@ def test_the_italian_hint_has_its_own_smaller_budget() -> None:
     assert plan_playouts(small) == PLAN_PLAYOUTS // 2  # a budget under the default cuts the plan
     for name, v in VARIANTS.items():
         assert v.hint_playouts is not None
-        if v.sequences:  # Samba and its family (Bolivia, Chile)
+        if v.hint_few_deals is not None:  # Samba, Bolivia and Chile: whole-hand playouts on a few deals
             assert v.playout_turns is None and v.hint_playouts < italian.hint_playouts
+        elif name == "pennies":  # checked listing, six seats, large hands: a budget of its own, under Italian's
+            assert v.playout_turns and v.hint_playouts < italian.hint_playouts
+            assert plan_playouts(v) == PLAN_PLAYOUTS * v.hint_playouts // DEFAULT_PLAYOUTS
         elif name != "italian":
             assert v.playout_turns and v.hint_playouts > italian.hint_playouts
             assert v.hint_min_round is None and plan_playouts(v) == PLAN_PLAYOUTS

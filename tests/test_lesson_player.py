@@ -66,32 +66,32 @@ def test_text_is_escaped_and_hints_are_staged() -> None:
 def test_progress_is_saved_and_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "progress.sqlite3"
     store = ProgressStore(path)
-    p = LessonPlayer(lesson(), learner="ada", store=store, hint_fn=None)
+    p = LessonPlayer(lesson(), learner="s01", store=store, hint_fn=None)
     p.act("take 9 9 9")
     store.close()
     store = ProgressStore(path)  # a new kernel: a new store object on the same file
-    p = LessonPlayer(lesson(), learner="ada", store=store, hint_fn=None)
+    p = LessonPlayer(lesson(), learner="s01", store=store, hint_fn=None)
     assert [lv["stars"] for lv in p.view()["levels"]] == [3, 0]
-    rows = course_overview([lesson()], "ada", store)
+    rows = course_overview([lesson()], "s01", store)
     assert rows[0]["stars"] == 3 and rows[0]["max_stars"] == 6 and rows[0]["solved"] == 1
-    assert "★ 3 / 6" in course_html([lesson()], "ada", store)
-    assert course_overview([lesson()], "bob", store)[0]["stars"] == 0
+    assert "★ 3 / 6" in course_html([lesson()], "s01", store)
+    assert course_overview([lesson()], "s02", store)[0]["stars"] == 0
     store.close()
 
 
 def test_failed_attempts_are_saved_without_stars(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        p = LessonPlayer(lesson(), learner="ada", store=store, hint_fn=None)
+        p = LessonPlayer(lesson(), learner="s01", store=store, hint_fn=None)
         p.act("draw")
         p.act("discard 4")
         assert p.run.status == "failed"
-        (a,) = store.attempts("ada")
-        assert a["status"] == "failed" and a["stars"] == 0 and store.stars_for("ada") == {}
+        (a,) = store.attempts("s01")
+        assert a["status"] == "failed" and a["stars"] == 0 and store.stars_for("s01") == {}
 
 
 def test_widget_intents(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        w = LessonWidget(lesson(), learner="ada", store=store, hint_fn=None)
+        w = LessonWidget(lesson(), learner="s01", store=store, hint_fn=None)
         assert w.handle({"intent": "act", "text": "take 9 9 9"}) == "passed"
         assert w.view["levels"][0]["stars"] == 3
         # the conclusion is said once, with the stars and how they were counted, not also in the feedback
@@ -120,7 +120,7 @@ def test_course_overview_of_the_real_course() -> None:
 
 def test_widget_press_plans_the_actions_from_clicked_cards(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        w = LessonWidget(lesson(), learner="ada", store=store, hint_fn=None)
+        w = LessonWidget(lesson(), learner="s01", store=store, hint_fn=None)
         assert w.view["buttons"] == ["draw", "take", "meld", "add", "discard", "ask", "yes", "no", "pass", "go_out"]
         # a discard before drawing: the engine's refusal, answered and counted like a typed one
         assert w.handle({"intent": "press", "button": "discard", "cards": ["4D"]}) == "open"

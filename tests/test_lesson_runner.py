@@ -475,8 +475,8 @@ def test_a_wrong_move_is_logged_with_its_reason_and_saved(tmp_path: Path) -> Non
     assert wrong["reason"].startswith("This level plays take 9 9 9 here, not draw.")
     assert discard == {"kind": "action", "text": "discard 4", "rule": ""}
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        store.record(run.attempt("ada"))
-        (saved,) = store.attempts("ada")
+        store.record(run.attempt("s01"))
+        (saved,) = store.attempts("s01")
     assert [a["kind"] for a in saved["actions"][:3]] == ["refused", "wrong", "action"]
     assert saved["actions"][1]["reason"].startswith("This level plays take 9 9 9 here")
 

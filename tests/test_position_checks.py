@@ -118,16 +118,16 @@ def test_hand_over_with_first_turn_round_trips() -> None:
     assert format_position(parse_position(text)) == text
 
 
-@pytest.mark.parametrize("name", ["A#1", "A\rB", "A\u2028B", " Ann", "Ann,Bo", "", "x" * 41])
+@pytest.mark.parametrize("name", ["A#1", "A\rB", "A\u2028B", " P1", "P1,P2", "", "x" * 41])
 def test_player_names_that_cannot_be_written_are_refused(name: str) -> None:
     with pytest.raises(NotationError, match=r"player name|players"):
         Game().new_initial_state(seed=1, players=(name, "B", "C", "D"))
 
 
 def test_player_names_with_inner_spaces_round_trip() -> None:
-    state = Game().new_initial_state(seed=1, players=("Ann Lee", "Bo", "Cy", "Di"))
+    state = Game().new_initial_state(seed=1, players=("Player 1", "P2", "P3", "P4"))
     assert sorted(parse_position(format_position(state)).players) == sorted(state.players)
-    assert parse_record(format_record(state)).players == ("Ann Lee", "Bo", "Cy", "Di")
+    assert parse_record(format_record(state)).players == ("Player 1", "P2", "P3", "P4")
 
 
 def test_duplicate_players_are_a_clear_error() -> None:

@@ -20,14 +20,14 @@ from canasta_tutor.tutor.progress import ENV_VAR, Attempt, ProgressStore, Progre
 
 def test_stars_per_level_per_learner_keep_the_best(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        store.record(Attempt("ada", "freezing", "one", "passed", stars=2))
-        store.record(Attempt("ada", "freezing", "one", "passed", stars=1))   # worse: best stays 2
-        store.record(Attempt("ada", "freezing", "two", "failed"))            # failed: no stars entry
-        store.record(Attempt("bob", "freezing", "one", "passed", stars=3))
-        assert store.stars_for("ada") == {("freezing", "one"): 2}
-        assert store.stars_for("bob") == {("freezing", "one"): 3}
-        assert store.learners() == ["ada", "bob"]
-        assert len(store.attempts("ada")) == 3
+        store.record(Attempt("s03", "freezing", "one", "passed", stars=2))
+        store.record(Attempt("s03", "freezing", "one", "passed", stars=1))   # worse: best stays 2
+        store.record(Attempt("s03", "freezing", "two", "failed"))            # failed: no stars entry
+        store.record(Attempt("s04", "freezing", "one", "passed", stars=3))
+        assert store.stars_for("s03") == {("freezing", "one"): 2}
+        assert store.stars_for("s04") == {("freezing", "one"): 3}
+        assert store.learners() == ["s03", "s04"]
+        assert len(store.attempts("s03")) == 3
 
 
 def test_a_played_level_is_saved_with_its_actions_and_rules(tmp_path: Path) -> None:
@@ -36,8 +36,8 @@ def test_a_played_level_is_saved_with_its_actions_and_rules(tmp_path: Path) -> N
     run.play("discard 4")       # refused: R-TURN-2
     run.play("take 9 9 9")
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        store.record(run.attempt("ada"))
-        (saved,) = store.attempts("ada")
+        store.record(run.attempt("s03"))
+        (saved,) = store.attempts("s03")
     assert saved["status"] == "passed" and saved["lesson"] == "demo" and saved["level"] == "take-frozen"
     assert saved["tries"] == 2 and saved["par"] == 1
     refused = [a for a in saved["actions"] if a["kind"] == "refused"]
@@ -48,9 +48,9 @@ def test_a_played_level_is_saved_with_its_actions_and_rules(tmp_path: Path) -> N
 def test_store_survives_reopening_and_uses_wal(tmp_path: Path) -> None:
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as store:
-        store.record(Attempt("ada", "l", "v", "passed", stars=3))
+        store.record(Attempt("s03", "l", "v", "passed", stars=3))
     with ProgressStore(path) as store:
-        assert store.stars_for("ada") == {("l", "v"): 3}
+        assert store.stars_for("s03") == {("l", "v"): 3}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.integrity() == "ok"
 
@@ -58,9 +58,9 @@ def test_store_survives_reopening_and_uses_wal(tmp_path: Path) -> None:
 def test_a_failed_save_leaves_nothing_behind(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
         with pytest.raises(ProgressStoreError, match=r"refused the data as invalid \(SQLite: CHECK constraint") as e:
-            store.record(Attempt("ada", "l", "v", "passed", stars=7))  # CHECK (stars BETWEEN 0 AND 3)
+            store.record(Attempt("s03", "l", "v", "passed", stars=7))  # CHECK (stars BETWEEN 0 AND 3)
         assert e.value.cause == "invalid"
-        assert store.attempts() == [] and store.stars_for("ada") == {}
+        assert store.attempts() == [] and store.stars_for("s03") == {}
 
 
 def test_path_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,7 +94,7 @@ def test_another_programs_sqlite_file_gives_one_clear_error(tmp_path: Path) -> N
 def test_a_damaged_store_gives_one_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as store:
-        store.record(Attempt("ada", "l", "v", "passed", stars=3))
+        store.record(Attempt("s03", "l", "v", "passed", stars=3))
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(path.read_bytes())
     data[0:16] = b"garbage garbage!"
@@ -158,14 +158,14 @@ def test_a_store_opened_in_one_thread_saves_from_another(tmp_path: Path) -> None
 
         def save() -> None:
             try:
-                store.record(Attempt("ada", "l", "v", "passed", stars=2))
+                store.record(Attempt("s03", "l", "v", "passed", stars=2))
             except BaseException as e:  # noqa: BLE001 - reported below
                 errors.append(e)
 
         t = threading.Thread(target=save)
         t.start()
         t.join()
-        assert errors == [] and store.stars_for("ada") == {("l", "v"): 2}
+        assert errors == [] and store.stars_for("s03") == {("l", "v"): 2}
 
 
 # ------------------------------------------------------------------ schema 2: students, classes, attempts
@@ -188,7 +188,7 @@ CREATE TABLE best_stars (
     learner_id INTEGER NOT NULL REFERENCES learners(id), lesson TEXT NOT NULL, level TEXT NOT NULL,
     stars INTEGER NOT NULL CHECK (stars BETWEEN 0 AND 3), updated TEXT NOT NULL,
     PRIMARY KEY (learner_id, lesson, level));
-INSERT INTO learners VALUES (1, 'ada', '2026-01-05T10:00:00+00:00');
+INSERT INTO learners VALUES (1, 's03', '2026-01-05T10:00:00+00:00');
 INSERT INTO attempts VALUES (1, 1, 'lesson', 'freezing', 'one', 3, '2026-01-05T10:00:00+00:00',
     '2026-01-05T10:02:00+00:00', 'passed', 2, 2, 1, 0, NULL, NULL);
 INSERT INTO attempt_actions VALUES (1, 0, 'refused', 'discard 4', 'R-TURN-2');
@@ -214,16 +214,16 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
     with ProgressStore(path) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert store.integrity() == "ok"
-        (old,) = store.attempts("ada")
+        (old,) = store.attempts("s03")
         assert (old["lesson"], old["level"], old["stars"], old["seed"]) == ("freezing", "one", 2, 3)
         assert old["actions"][0] == {"kind": "refused", "text": "discard 4", "rule": "R-TURN-2", "reason": ""}
         assert len(old["uid"]) == 32 and old["themes"] == [] and old["assignment"] == "" and old["mode"] == ""
-        assert store.stars_for("ada") == {("freezing", "one"): 2}
+        assert store.stars_for("s03") == {("freezing", "one"): 2}
         # the new parts work on the migrated file
-        store.record(Attempt("ada", "puzzles", "c01", "failed", kind="puzzle", themes=["frozen-pack"],
+        store.record(Attempt("s03", "puzzles", "c01", "failed", kind="puzzle", themes=["frozen-pack"],
                              actions=[{"kind": "wrong", "text": "draw", "reason": "the pack is worth more"}]))
-        store.add_to_class("monday", "ada", "bob")
-        assert store.class_members("monday") == ["ada", "bob"]
+        store.add_to_class("monday", "s03", "s04")
+        assert store.class_members("monday") == ["s03", "s04"]
     with ProgressStore(path) as store:   # reopening does not migrate again
         assert store.attempts()[0]["uid"] == old["uid"]
 
@@ -231,7 +231,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_attempts(tmp_path: Path) ->
 def _v2_store(path: Path) -> None:
     """A version 2 store (no ``mode``, none of version 4's review tables) with one puzzle attempt."""
     with ProgressStore(path) as store:
-        store.record(Attempt("ada", "puzzles", "c01", "passed", kind="puzzle", themes=["frozen-pack"],
+        store.record(Attempt("s03", "puzzles", "c01", "passed", kind="puzzle", themes=["frozen-pack"],
                              actions=[{"kind": "action", "text": "draw"}]))
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE attempts DROP COLUMN mode")
@@ -250,8 +250,8 @@ def test_a_version_2_store_is_migrated_and_its_attempts_have_no_mode(tmp_path: P
     with ProgressStore(path) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 4
         assert store.integrity() == "ok"
-        store.record(Attempt("ada", "puzzles", "c02", "failed", kind="puzzle", mode="timed"))
-        assert [(a["level"], a["mode"]) for a in store.attempts("ada")] == [("c01", ""), ("c02", "timed")]
+        store.record(Attempt("s03", "puzzles", "c02", "failed", kind="puzzle", mode="timed"))
+        assert [(a["level"], a["mode"]) for a in store.attempts("s03")] == [("c01", ""), ("c02", "timed")]
     with ProgressStore(tmp_path / "course.sqlite3") as course:  # the mode travels with a merge
         assert course.merge_from(path) == 2
         assert [a["mode"] for a in course.attempts()] == ["", "timed"]
@@ -259,7 +259,7 @@ def test_a_version_2_store_is_migrated_and_its_attempts_have_no_mode(tmp_path: P
 
 def test_students_classes_and_the_attempts_fields(tmp_path: Path) -> None:
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        store.add_learner("s01", "Ada Lovelace")
+        store.add_learner("s01", "Student One")
         store.add_class("monday", "Monday evening")
         store.add_to_class("monday", "s01", "s02")
         store.add_to_class("tuesday", "s02")
@@ -273,7 +273,7 @@ def test_students_classes_and_the_attempts_fields(tmp_path: Path) -> None:
                                        {"kind": "action", "text": "draw"}]))
         assert store.classes() == ["monday", "tuesday"]
         assert store.class_members("monday") == ["s01", "s02"] and store.class_members("tuesday") == ["s02"]
-        assert store.display_names() == {"s01": "Ada Lovelace", "s02": "s02"}
+        assert store.display_names() == {"s01": "Student One", "s02": "s02"}
         (a,) = store.attempts("s01")
         assert a["id"] == aid and a["kind"] == "puzzle" and a["assignment"] == "week1"
         assert a["themes"] == ["frozen-pack"] and (a["rating_before"], a["rating_after"]) == (1500.0, 1532.5)
@@ -304,10 +304,10 @@ def test_merging_a_students_store_is_idempotent_and_reads_only(tmp_path: Path) -
             assert store.merge_from(student, as_learner="s01", class_name="monday") == 0
             assert store.merge_from(old, class_name="monday") == 1
             assert store.merge_from(old, class_name="monday") == 0
-            assert store.class_members("monday") == ["ada", "s01"]
+            assert store.class_members("monday") == ["s01", "s03"]
             assert store.stars_for("s01") == {("freezing", "one"): 3}
             assert [x["text"] for x in store.attempts("s01")[0]["actions"]] == ["take 9 9 9"]
-            assert store.learners() == ["ada", "s01"]
+            assert store.learners() == ["s01", "s03"]
     finally:
         student.chmod(0o644)
     with ProgressStore(old) as store:   # merging read the old file without migrating it ... until now
@@ -348,12 +348,12 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "p.sqlite3"
     ProgressStore(path).close()
     n = 150
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER_N, str(path), who, str(n)]) for who in ("ada", "bob")]
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER_N, str(path), who, str(n)]) for who in ("s03", "s04")]
     for p in procs:
         assert p.wait(timeout=120) == 0
     with ProgressStore(path) as store:
         assert store.integrity() == "ok"
-        for who in ("ada", "bob"):
+        for who in ("s03", "s04"):
             mine = store.attempts(who)
             assert sorted(a["tries"] for a in mine) == list(range(n))
             assert all(len(a["actions"]) == 5 for a in mine)
@@ -378,7 +378,7 @@ def test_data_version_moves_when_another_connection_commits(tmp_path: Path) -> N
     with ProgressStore(path) as reader, ProgressStore(path) as writer:
         v = reader.data_version()
         assert reader.data_version() == v
-        writer.record(Attempt("ada", "l", "v", "passed", stars=1))
+        writer.record(Attempt("s03", "l", "v", "passed", stars=1))
         assert reader.data_version() != v
 
 

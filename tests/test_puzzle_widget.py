@@ -40,7 +40,7 @@ def test_the_puzzle_script_holds_no_rule_text_and_escapes_what_it_shows():
 
 def test_solve_then_fail_by_clicks_with_the_rating_change(tmp_path):
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        w = widget(puzzle="c11-show-then-take", store=store, learner="ada")
+        w = widget(puzzle="c11-show-then-take", store=store, learner="s01")
         s = w.table.session
         w.handle({"intent": "select", "indices": [s.index_of("9H"), s.index_of("9C")]})
         assert w.handle({"intent": "take", "rev": w.view["rev"]}).startswith("Solved")
@@ -51,9 +51,9 @@ def test_solve_then_fail_by_clicks_with_the_rating_change(tmp_path):
         assert w.puzzle["correct"] is False and w.puzzle["status"] == "open" and "[R-" in w.puzzle["explanation"]
         assert w.handle({"intent": "give_up"}).startswith("Given up")
         assert w.puzzle["change"] < 0
-        assert [a["level"] for a in store.attempts("ada")] == ["c11-show-then-take", w.puzzle["id"]]
+        assert [a["level"] for a in store.attempts("s01")] == ["c11-show-then-take", w.puzzle["id"]]
         assert repr(w).startswith(f"PuzzleTrainer(puzzle='{w.puzzle['id']}', theme='stop-card', rating=")
-        assert w.status().startswith("ada: rating ")
+        assert w.status().startswith("s01: rating ")
 
 
 @pytest.mark.parametrize("msg", [None, 3, "draw", [], {"intent": None}, {"intent": "x" * 500},
@@ -94,7 +94,7 @@ def test_static_html_shows_the_solvers_view_only():
 def test_timed_mode_by_messages_with_pythons_clock(tmp_path):
     now = [5000.0]
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        w = widget(store=store, learner="ada", clock=lambda: now[0])
+        w = widget(store=store, learner="s01", clock=lambda: now[0])
         assert w.puzzle["timed"] == {"on": False}
         for bad in ({"intent": "timed", "on": "yes"}, {"intent": "timed", "on": True, "seconds": 5},
                     {"intent": "timed", "on": True, "seconds": True}, {"intent": "timed", "on": True, "seconds": "9"}):
@@ -124,7 +124,7 @@ def test_timed_mode_by_messages_with_pythons_clock(tmp_path):
         assert tm["over"] and tm["ended"] == "time" and tm["remaining"] == 0.0 and w.puzzle["open"] is False
         assert all(not b["ok"] for b in w.view["buttons"].values())
         assert w.handle({"intent": "draw", "rev": w.view["rev"]}).startswith("Time is up: 1 solved, 1 missed")
-        assert [(a["mode"], a["status"]) for a in store.attempts("ada")] == [("timed", "passed"), ("timed", "failed")]
+        assert [(a["mode"], a["status"]) for a in store.attempts("s01")] == [("timed", "passed"), ("timed", "failed")]
         assert "timed run: Time is up" in w.status()
         # back to rated puzzles
         w.handle({"intent": "timed", "on": False})

@@ -56,11 +56,11 @@ def test_round_trip_of_a_played_game(game_state) -> None:
 
 def test_record_carries_options_totals_and_a_fixed_dealer() -> None:
     opts = RuleOptions(black_three="stops", wild_limit="half")
-    state = Game(opts).new_initial_state(5, players=("Ann", "Bob", "Cy", "Di"), totals=(1500, -20), dealer="W")
+    state = Game(opts).new_initial_state(5, players=("P1", "P2", "P3", "P4"), totals=(1500, -20), dealer="W")
     play(state, random.Random(5), hands=2)
     text = format_record(state)
     assert "options: black_three=stops wild_limit=half" in text
-    assert "players: Ann, Bob, Cy, Di" in text
+    assert "players: P1, P2, P3, P4" in text
     assert "totals: 1500 -20" in text
     assert "dealer: W" in text and "seats:" not in text
     record = parse_record(text)
@@ -68,15 +68,15 @@ def test_record_carries_options_totals_and_a_fixed_dealer() -> None:
     assert record.totals == (1500, -20)
     assert start_totals(state) == (1500, -20)
     final = replay(record)
-    assert final.totals == state.totals and final.players == ("Ann", "Bob", "Cy", "Di")
+    assert final.totals == state.totals and final.players == ("P1", "P2", "P3", "P4")
 
 
 def test_draw_for_seats_is_rebuilt_from_the_draw_order() -> None:
     """R-SEAT-1..3: the record gives the players in the order they drew; the draw seats them again."""
-    state = Game().new_initial_state(8, players=("Ann", "Bob", "Cy", "Di"))
+    state = Game().new_initial_state(8, players=("P1", "P2", "P3", "P4"))
     play(state, random.Random(8), actions=40)
     record = parse_record(format_record(state))
-    assert record.players == ("Ann", "Bob", "Cy", "Di")
+    assert record.players == ("P1", "P2", "P3", "P4")
     assert replay(record).players == state.players
 
 

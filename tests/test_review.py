@@ -121,9 +121,9 @@ def test_an_illegal_record_is_refused_with_its_line():
 def test_mistakes_are_saved_once_with_their_positions(tmp_path, review):
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as store:
-        new = save_mistakes(store, "ada", review, game="hand-7")
-        again = save_mistakes(store, "ada", review, game="hand-7")
-        saved = mistakes(store, "ada")
+        new = save_mistakes(store, "s01", review, game="hand-7")
+        again = save_mistakes(store, "s01", review, game="hand-7")
+        saved = mistakes(store, "s01")
     assert new == len(review.mistakes) >= 1 and again == 0
     assert [m["action"] for m in saved] == [d.text for d in review.mistakes]
     for m in saved:
@@ -138,14 +138,14 @@ def test_saving_is_all_or_nothing(tmp_path, review, monkeypatch):
     with ProgressStore(tmp_path / "p.sqlite3") as store:
         monkeypatch.setattr(Review, "mistakes", property(lambda self: self.decisions))
         with pytest.raises(ProgressStoreError):
-            save_mistakes(store, "ada", bad)
-        assert mistakes(store, "ada") == []
+            save_mistakes(store, "s01", bad)
+        assert mistakes(store, "s01") == []
 
 
 def test_a_version_3_store_gains_the_review_table(tmp_path):
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as store:
-        store.add_learner("ada")
+        store.add_learner("s01")
     conn = sqlite3.connect(path)
     for table in ("review_mistakes", "review_cards", "review_sync"):
         conn.execute(f"DROP TABLE {table}")
@@ -154,18 +154,18 @@ def test_a_version_3_store_gains_the_review_table(tmp_path):
     conn.close()
     with ProgressStore(path) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 4
-        assert mistakes(store, "ada") == []
+        assert mistakes(store, "s01") == []
         assert store.conn.execute("SELECT count(*) FROM review_cards").fetchone()[0] == 0
 
 
 def test_the_command_line_reviews_a_record(capsys, tmp_path):
     store = tmp_path / "p.sqlite3"
-    assert main(["review", str(RECORD), "--seat", "S", "--samples", "24", "--json", "--save", "ada",
+    assert main(["review", str(RECORD), "--seat", "S", "--samples", "24", "--json", "--save", "s01",
                  "--store", str(store), "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["seat"] == "S" and data["accuracy_means"] == ACCURACY_WORDS
     assert len(data["decisions"]) >= 10 and {"action", "grade", "loss", "best"} <= set(data["decisions"][0])
     with ProgressStore(store) as s:
-        assert len(mistakes(s, "ada")) == data["saved"] == data["grades"]["mistake"] + data["grades"]["blunder"]
+        assert len(mistakes(s, "s01")) == data["saved"] == data["grades"]["mistake"] + data["grades"]["blunder"]
     assert main(["review", str(RECORD), "--seat", "Q"]) == 2
     assert "no seat 'Q'" in capsys.readouterr().err

@@ -83,7 +83,7 @@ def test_try_again_opens_the_position_with_the_coach_and_back_returns(reviewed):
 
 def test_save_puts_the_mistakes_in_the_review_queue(tmp_path, reviewed):
     path = tmp_path / "p.sqlite3"
-    reviewed.store, reviewed.learner = path, "ada"
+    reviewed.store, reviewed.learner = path, "s01"
     try:
         text = reviewed.handle({"intent": "save"})
     finally:
@@ -92,7 +92,7 @@ def test_save_puts_the_mistakes_in_the_review_queue(tmp_path, reviewed):
     assert re.match(rf"Saved {n} new mistakes?: {n} cards in your review queue\.", text)
     assert reviewed.view["queued"] == n
     with ProgressStore(path) as store:
-        assert sorted(c.kind for c in queue(store, "ada")) == ["mistake"] * n
+        assert sorted(c.kind for c in queue(store, "s01")) == ["mistake"] * n
 
 
 def test_a_review_starts_when_the_hand_ends_and_the_table_stays_usable():
@@ -125,11 +125,11 @@ def test_a_table_with_no_record_says_so():
 
 def test_a_panel_with_a_store_keeps_the_mistakes_when_its_review_is_done(tmp_path):
     path = tmp_path / "p.sqlite3"
-    panel = ReviewPanel(_table(), samples=SAMPLES, store=path, learner="ada")  # the hand is over: it reviews
+    panel = ReviewPanel(_table(), samples=SAMPLES, store=path, learner="s01")  # the hand is over: it reviews
     assert panel.wait(300)
     n = len(panel.review.mistakes)
     assert n >= 1 and panel.view["queued"] == n
     assert re.match(r"Hand 1: \d+ decisions graded \(\d+ forced moves not graded\)\. Saved \d+ new mistakes?: "
                     r"\d+ cards in your review queue\.$", panel.view["message"])
     with ProgressStore(path) as store:
-        assert len(queue(store, "ada")) == n
+        assert len(queue(store, "s01")) == n

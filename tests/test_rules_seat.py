@@ -22,7 +22,7 @@ def _draw_value(code: str) -> tuple[int, int]:
 def test_seat_draw_ranks_ace_high_then_suits_R_SEAT_1_R_SEAT_3(seed):
     """R-SEAT-1, R-SEAT-3: ace high to two low, ties by suit spades > hearts > diamonds > clubs;
     highest sits South, second North (partner), third West, fourth East."""
-    players = ("ann", "bob", "cid", "dee")
+    players = ("P1", "P2", "P3", "P4")
     draws, seated = draw_for_seats(random.Random(seed), players)
     final = {d.player: d.card for d in draws if not d.redraw}
     assert set(final) == set(players)

@@ -25,7 +25,7 @@ class Clock:
 
 def storm(store: ProgressStore | None = None, **kw) -> tuple[TimedRun, Trainer, Clock]:
     clock = Clock()
-    t = Trainer(COMPOSED, learner="ann", store=store, explain=None, clock=clock)
+    t = Trainer(COMPOSED, learner="s01", store=store, explain=None, clock=clock)
     if "theme" in kw:
         t.set_theme(kw.pop("theme"))
     return TimedRun(t, **kw), t, clock
@@ -105,7 +105,7 @@ def test_time_up_ends_the_run_and_the_open_puzzle_counts_for_nothing(store):
     with pytest.raises(TrainerError, match="Time is up: 1 solved, 0 missed"):
         s.play(open_run.puzzle.solution[0])
     assert s.over and s.ended == "time" and s.remaining() == 0.0 and open_run.status == "open"
-    assert len(store.attempts("ann")) == 1 and s.result()["played"] == 1
+    assert len(store.attempts("s01")) == 1 and s.result()["played"] == 1
     clock.now += 100
     assert s.elapsed() == 30.0  # the clock stopped at the end
 
@@ -141,7 +141,7 @@ def test_timed_attempts_are_saved_marked_and_leave_ratings_alone(store):
     solve(s)
     clock.now += 3.0
     wrong(s)
-    rows = store.attempts("ann")
+    rows = store.attempts("s01")
     assert [(r["mode"], r["status"], r["kind"], r["lesson"]) for r in rows] == [
         ("timed", "passed", "puzzle", "puzzles"), ("timed", "failed", "puzzle", "puzzles")]
     assert all(r["rating_before"] == r["rating_after"] == 1500.0 for r in rows)
@@ -150,7 +150,7 @@ def test_timed_attempts_are_saved_marked_and_leave_ratings_alone(store):
     learners, ratings = replay_ratings(rows, COMPOSED)
     assert learners == {} and all(ratings[p.id] == puzzle_ratings[p.id] for p in COMPOSED)
     assert sum(r["tried"] for r in t.summary()) >= 2  # the per-theme summary counts them
-    again = Trainer(COMPOSED, learner="ann", store=store, explain=None)
+    again = Trainer(COMPOSED, learner="s01", store=store, explain=None)
     assert len(again.history) == 2 and again.learner.rating == 1500.0
 
 

@@ -218,14 +218,14 @@ def test_a_hint_halves_a_solve():
 
 # ------------------------------------------------------------------ the progress store
 def test_attempts_are_saved_and_the_ratings_come_back(store):
-    t = trainer(store=store, learner="ada")
+    t = trainer(store=store, learner="s01")
     t.next("c03-black-three-stops")
     t.hint()
     t.play("discard 3")
     t.next("c01-frozen-by-wild-card")
     t.play("take 9 9 9")  # refused (R-PACK-4): a try, and the puzzle stays open
     t.give_up()
-    rows = store.attempts("ada")
+    rows = store.attempts("s01")
     assert [(r["kind"], r["lesson"], r["level"], r["status"]) for r in rows] == [
         ("puzzle", "puzzles", "c03-black-three-stops", "passed"),
         ("puzzle", "puzzles", "c01-frozen-by-wild-card", "failed")]
@@ -238,7 +238,7 @@ def test_attempts_are_saved_and_the_ratings_come_back(store):
     assert second["rating_before"] == first["rating_after"] and second["rating_after"] < second["rating_before"]
     assert first["started"] <= first["finished"]
     # a new trainer over the same store: the same ratings, replayed from the attempts
-    again = trainer(store=store, learner="ada")
+    again = trainer(store=store, learner="s01")
     assert round(again.learner.rating, 1) == second["rating_after"]
     assert again.ratings["c03-black-three-stops"] == t.ratings["c03-black-three-stops"]
     assert len(again.history) == 2
@@ -253,10 +253,10 @@ def test_replay_ignores_lessons_and_unknown_puzzles():
 
 
 def test_a_wrong_move_is_saved_with_the_hints_reason(store):
-    t = trainer(store=store, learner="bo")
+    t = trainer(store=store, learner="s02")
     t.next("c03-black-three-stops")
     t.play("discard 7")
-    (row,) = store.attempts("bo")
+    (row,) = store.attempts("s02")
     assert row["status"] == "failed" and [(a["kind"], a["text"]) for a in row["actions"]] == [("wrong", "discard 7")]
     assert row["actions"][0]["reason"].startswith("Discard 7: ") and "WHY " in row["actions"][0]["reason"]
 
@@ -391,7 +391,7 @@ def test_the_hints_comparison_of_a_move_with_a_given_answer():
 # ------------------------------------------------------------------ giving up
 def test_giving_up_is_saved_and_rated_as_a_miss(store):
     now = [1000.0]
-    t = trainer(store=store, learner="cy", clock=lambda: now[0])
+    t = trainer(store=store, learner="s03", clock=lambda: now[0])
     t.next("c03-black-three-stops")
     t.hint()
     now[0] += 12.5
@@ -399,12 +399,12 @@ def test_giving_up_is_saved_and_rated_as_a_miss(store):
     assert v.status == MISSED and not v.correct and "discard 3" in v.text
     assert "verification" in v.figures or t.run.puzzle.verification.forced
     assert v.explanation == t.run.puzzle.note
-    (row,) = store.attempts("cy")
+    (row,) = store.attempts("s03")
     assert (row["status"], row["hints"], row["tries"], row["mode"]) == ("failed", 1, 0, "rated")
     assert [a["kind"] for a in row["actions"]] == ["hint"]
     assert row["started"].endswith("16:40.000+00:00") and row["finished"].endswith("16:52.500+00:00")
     # rated exactly as a wrong answer (a loss: a hint does not soften a miss)
-    other = trainer(learner="cy")
+    other = trainer(learner="s03")
     other.next("c03-black-three-stops")
     other.play("discard 7")
     assert t.learner == other.learner and t.ratings["c03-black-three-stops"] == other.ratings["c03-black-three-stops"]
@@ -413,15 +413,15 @@ def test_giving_up_is_saved_and_rated_as_a_miss(store):
     with pytest.raises(TrainerError, match="already missed"):
         t.give_up()
     # replayed from the store like any miss
-    again = trainer(store=store, learner="cy")
+    again = trainer(store=store, learner="s03")
     assert round(again.learner.rating, 1) == row["rating_after"] and len(again.history) == 1
 
 
 def test_moving_on_without_giving_up_saves_nothing(store):
-    t = trainer(store=store, learner="di")
+    t = trainer(store=store, learner="s04")
     t.next("c03-black-three-stops")
     t.next("c01-frozen-by-wild-card")
-    assert store.attempts("di") == [] and t.learner.rating == 1500.0
+    assert store.attempts("s04") == [] and t.learner.rating == 1500.0
 
 
 def test_giving_up_ends_a_streak():
@@ -435,7 +435,7 @@ def test_giving_up_ends_a_streak():
 
 
 def test_skip_by_click_gives_up_then_goes_on(store):
-    t = PuzzleTable(trainer(store=store, learner="ed"), puzzle="c03-black-three-stops")
+    t = PuzzleTable(trainer(store=store, learner="s05"), puzzle="c03-black-three-stops")
     text = t.handle({"intent": "next"})
     assert text.startswith("Given up. The answer was discard 3")
     panel = t.panel()
@@ -445,7 +445,7 @@ def test_skip_by_click_gives_up_then_goes_on(store):
     assert t.handle({"intent": "give_up"}) == "This puzzle is over: click Next puzzle."
     assert t.handle({"intent": "next"}).startswith("Puzzle ") and t.panel()["status"] == "open"
     assert t.handle({"intent": "give_up"}).startswith("Given up.")
-    assert [a["status"] for a in store.attempts("ed")] == ["failed", "failed"]
+    assert [a["status"] for a in store.attempts("s05")] == ["failed", "failed"]
 
 
 # ------------------------------------------------------------------ the partner's answer

@@ -157,10 +157,10 @@ def test_position_round_trip_property(name: str, seed: int, steps: int) -> None:
 
 
 def test_named_players_by_seat() -> None:
-    text = SIX.replace("dealer: W", "players: Ann, Bob, Cy, Di, Ed, Flo\ndealer: W")
+    text = SIX.replace("dealer: W", "players: P1, P2, P3, P4, P5, P6\ndealer: W")
     state = parse_position(text)
-    assert state.players == ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
-    assert "players: Ann, Bob, Cy, Di, Ed, Flo" in format_position(state)
+    assert state.players == ("P1", "P2", "P3", "P4", "P5", "P6")
+    assert "players: P1, P2, P3, P4, P5, P6" in format_position(state)
 
 
 @pytest.mark.parametrize(("text", "line", "field", "words"), [
@@ -169,7 +169,7 @@ def test_named_players_by_seat() -> None:
     (THREE.replace("totals: E 0 S 250 W 1600", "totals: NS 0 EW 250"), 3, "totals", "write 'E <total> S <total> W"),
     (THREE.replace("W meld", "W draw asked"), 2, "turn", "each plays alone"),
     (SIX.replace("dealer: W", "dealer: X"), 2, "dealer", "use N, E, P, S, W or Q"),
-    (SIX.replace("dealer: W", "players: Ann, Bob\ndealer: W"), 2, "players", "six names"),
+    (SIX.replace("dealer: W", "players: P1, P2\ndealer: W"), 2, "players", "six names"),
     (TWO.replace("pile: KS", "pile: KS KS KS"), 4, "pile", "more than two KS"),
     (SIX.replace("pile: 5H 2C* 9D 9S", "pile: 5H 2C* 9S 9S 9S 9S"), 6, "pile", "more than three 9S"),
 ])
@@ -215,11 +215,11 @@ def test_record_round_trip(name: str) -> None:
 
 def test_record_with_a_dealer_seat_and_start_totals() -> None:
     game = Game(variant="three-handed")
-    state = game.new_initial_state(seed=9, players=("Ann", "Bob", "Cy"), totals=(100, 0, 2000), dealer="W")
+    state = game.new_initial_state(seed=9, players=("P1", "P2", "P3"), totals=(100, 0, 2000), dealer="W")
     for _ in range(12):
         state.apply(rot_policy(state, state.actor))
     text = format_record(state)
-    assert "dealer: W" in text and "totals: 100 0 2000" in text and "players: Ann, Bob, Cy" in text
+    assert "dealer: W" in text and "totals: 100 0 2000" in text and "players: P1, P2, P3" in text
     assert format_record(replay(parse_record(text))) == text
 
 

@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..engine.cards import BLACK_THREE, CARD_VALUE, DEUCE, JOKER, KIND_VALUES, RED_THREE
+from ..engine.pennies_melds import SEVEN
 from ..engine.state import DRAW, State
 from ..engine.variants import get_variant
 
@@ -89,10 +90,13 @@ def side_features(state: State, side: int) -> list[float]:
     melds = state.melds[side]
     table = 0
     natural = mixed = at6 = at5 = low = 0
-    for m in melds.values():
+    special = 0  # Pennies from Heaven's canastas of wild cards and of sevens (R-PEN-8)
+    for kind, m in melds.items():
         n = len(m[0]) + len(m[1])
         table += sum(CARD_VALUE[c] for c in m[0]) + sum(CARD_VALUE[c] for c in m[1])
-        if n >= 7:
+        if n >= 7 and variant.four_kinds and kind in (DEUCE, SEVEN):
+            special += bonuses.wild_canasta if kind == DEUCE else bonuses.sevens_canasta
+        elif n >= 7:
             if m[1]:
                 mixed += 1
             else:
@@ -104,7 +108,8 @@ def side_features(state: State, side: int) -> list[float]:
         else:
             low += 1
     red = bonuses.red_threes[len(state.red3[side])]
-    table += natural * bonuses.natural_canasta + mixed * bonuses.mixed_canasta + (red if melds else -red)
+    counts_red = (SEVEN in melds and len(melds[SEVEN][0]) + len(melds[SEVEN][1]) >= 7) if variant.four_kinds else melds
+    table += natural * bonuses.natural_canasta + mixed * bonuses.mixed_canasta + special + (red if counts_red else -red)
     hand_points = cards = wilds = pairs = fits = b3 = 0
     counts = [0] * len(KIND_VALUES)
     for seat in variant.side_seats[side]:

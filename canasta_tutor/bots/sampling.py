@@ -118,6 +118,14 @@ def state_from_observation(obs: Observation) -> State:
         for _ in range(need):
             c = reds.pop() if reds and not obs.first_turn_done[o] else plain.pop()
             h[CARD_KIND[c]].append(c)
+    if any(obs.packet_sizes):  # the packets face down: unseen by every seat, so any of the cards left (R-PEN-4)
+        left = reds + plain
+        packets = []
+        for n in obs.packet_sizes:
+            packets.append(left[len(left) - n:] if n else [])
+            del left[len(left) - n:]
+        s.set_packets(packets)
+        plain, reds = left, []
     if down:  # the cards face down under the turned card: unseen, so any of the cards left (R-ITAL-3)
         left = reds + plain  # (plain cards first, for the same look every time)
         s.pile[:0] = left[-down:]

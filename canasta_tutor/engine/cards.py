@@ -35,9 +35,10 @@ RED_SUITS: Final = frozenset("HD")
 
 CARDS_PER_DECK: Final = 54  # 52 cards and two jokers
 NUM_CARDS: Final = 2 * CARDS_PER_DECK  # 108, rule R-CARDS-1
-#: The most cards any variant uses: three decks and six jokers (six-handed, R-SIX-2).  Card ids
-#: 108..161 are the third deck, laid out like the first two; classic games use ids 0..107 only.
-MAX_CARDS: Final = 3 * CARDS_PER_DECK
+#: The most cards any variant uses: four decks and eight jokers (Pennies from Heaven, R-PEN-2).  Card ids
+#: 108..161 are the third deck and 162..215 the fourth, laid out like the first two; classic games use ids
+#: 0..107 only.
+MAX_CARDS: Final = 4 * CARDS_PER_DECK
 
 # Kinds.  0..10 are the natural ranks 4..A; then the two wild kinds and threes.
 NATURAL_KINDS: Final = tuple(range(11))
@@ -106,7 +107,7 @@ def _build_tables(decks: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
 
 #: ``CARD_KIND[card]`` is the kind of each card id, ``0..MAX_CARDS-1`` (ids below 108 are the classic
 #: deck; the table is as long as the largest deck so the engine's hot paths need no variant look-up).
-CARD_KIND, ALL_CARD_CODES = _build_tables(3)
+CARD_KIND, ALL_CARD_CODES = _build_tables(4)
 #: The code of each of the classic 108 cards (``ALL_CARD_CODES`` covers every variant's deck).
 CARD_CODE: Final = ALL_CARD_CODES[:NUM_CARDS]
 #: Point value of each card id.

@@ -29,6 +29,7 @@ from .state import SEATS, SeatDraw, State
 from .samba import new_state
 from .five import FiveState
 from . import bolivia as _bolivia  # noqa: F401  - registers the rules of Bolivia and Chile (R-BOL)
+from .pennies import PenniesState  # noqa: F401 - registers the rules "pennies"
 from .variants import CLASSIC, Variant, get_variant
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

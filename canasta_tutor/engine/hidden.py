@@ -66,6 +66,7 @@ from typing import Iterable, Sequence
 from .cards import CARD_KIND, DEUCE, JOKER, KIND_VALUES, NUM_KINDS, RED_THREE, is_canasta, shuffle
 from .errors import ImpossiblePositionError
 from .feasibility import can_go_out
+from .pennies import PenniesState
 from .samba import SambaState
 from .state import ANSWER, DRAW, MELD, State, seat_index
 
@@ -73,11 +74,14 @@ _PLAYING = (DRAW, MELD, ANSWER)
 
 
 def unseen_for(state: State, seat: int | str) -> list[int]:
-    """The card ids ``seat`` cannot see: every other hand, the stock and the cards lying face down at the
-    bottom of the pile (R-ITAL-3), sorted."""
+    """The card ids ``seat`` cannot see: every other hand, the stock, the cards lying face down at the
+    bottom of the pile (R-ITAL-3) and every packet still face down, the seat's own included (R-PEN-4), sorted."""
     s = seat_index(seat, state.variant.seats)
     out: list[int] = list(state.stock)
     out.extend(state.pile[:state.pile_hidden])
+    if isinstance(state, PenniesState):
+        for p in state.packets:
+            out.extend(p)
     for o in range(len(state.hands)):
         if o != s:
             for k in state.hands[o]:
@@ -340,16 +344,19 @@ def _constrained(state: State) -> bool:
 
 def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int], rng: random.Random, *,
                 stock_top: Sequence[int] = (), keep_stock: bool = False, keep_pile: bool = False,
-                tries: int = 200) -> State:
+                keep_packets: bool = False, tries: int = 200) -> State:
     """Deal ``unseen`` into the hands of ``seats``, the cards face down at the bottom of the pile
     (``state.pile_hidden`` of them, R-ITAL-3; not with ``keep_pile``) and the stock, consistently with
-    the turn flags (see the module docstring); in place, returns ``state``."""
+    the turn flags (see the module docstring); in place, returns ``state``.  The packets face down (R-PEN-4)
+    are dealt from ``unseen`` too, each keeping its size, unless ``keep_packets``."""
     fill = sorted({seat_index(s, state.variant.seats) for s in seats})
     cards = sorted(unseen)
     down = 0 if keep_pile else state.pile_hidden
+    packets = state.packets if isinstance(state, PenniesState) and not keep_packets else None
+    in_packets = sum(len(p) for p in packets) if packets else 0
     need = sum(state.hand_size[s] for s in fill)
-    if down and keep_stock:
-        need += down  # the face-down cards come out of ``unseen`` too
+    if (down or in_packets) and keep_stock:
+        need += down + in_packets  # the face-down cards come out of ``unseen`` too
     if keep_stock and stock_top:
         raise ValueError("stock_top and keep_stock exclude each other")
     if len(cards) < need or (keep_stock and len(cards) != need):
@@ -405,7 +412,7 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
             for c in hands[s]:
                 h[CARD_KIND[c]].append(c)
             state.hands[s] = h
-        if not keep_stock or down:
+        if not keep_stock or down or in_packets:
             rest = pool.rest()
             shuffle(rng, rest)
             if down:
@@ -414,6 +421,14 @@ def fill_hidden(state: State, seats: Iterable[int | str], unseen: Iterable[int],
                                                   "unseen cards are left for them", None, "pile")
                 state.pile[:down] = rest[:down]
                 rest = rest[down:]
+            if packets and in_packets:
+                if len(rest) < in_packets:
+                    raise ImpossiblePositionError(f"the packets hold {in_packets} cards, but only {len(rest)} "
+                                                  "unseen cards are left for them", None, "packets")
+                for p in packets:
+                    n = len(p)
+                    p[:] = rest[:n]
+                    rest = rest[n:]
             if not keep_stock:
                 state.stock = rest + list(reversed(list(stock_top)))
         if not check:

@@ -40,6 +40,7 @@ from .cards import (
 )
 from .five import FiveState, five_invariants
 from .samba import WILD_SUIT
+from .pennies import PenniesState, pennies_hand_end, pennies_invariants
 from .state import ANSWER, DRAW, GAME_OVER, HAND_OVER, MELD, PHASES, State
 
 _FREEZERS_ALWAYS = frozenset((JOKER, DEUCE, RED_THREE))
@@ -94,6 +95,9 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None, hi
     # -------- five-handed: five players, one of them out of the chairs (R-FIVE-1)
     if isinstance(state, FiveState):
         v += five_invariants(state)
+    pennies = isinstance(state, PenniesState)
+    if isinstance(state, PenniesState):
+        v += pennies_invariants(state)
 
     # -------- every card exactly once (R-CARDS-1)
     cards = state.cards_everywhere()
@@ -142,6 +146,8 @@ def check_invariants(state: State, start_totals: Sequence[int] | None = None, hi
     for side in range(variant.n_sides):
         sname = side_names[side]
         for k, (nat, wild) in state.melds[side].items():
+            if k == DEUCE and pennies:
+                continue  # a meld of wild cards (R-PEN-7): pennies_invariants
             if k == DEUCE and variant.deuce_melds:
                 # a meld of deuces: three or more deuces and nothing else (R-ITAL-6), never in the initial meld
                 if wild or len(nat) < 3 or any(not _IS_DEUCE_CODE[c] for c in nat):
@@ -347,6 +353,11 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
     if out is None and state.stock:
         v.append(f"the hand is over with nobody out and {len(state.stock)} cards in the stock; without going out a "
                  "hand ends only when the stock runs out (R-STOCK-1..3)")
+    pennies = isinstance(state, PenniesState)
+    if isinstance(state, PenniesState):  # the four kinds and the score: pennies_hand_end
+        got_all = [result.sides[s].total if result is not None else state.totals[s] - state.deal_totals[s]
+                   for s in range(variant.n_sides)]
+        v.extend(pennies_hand_end(state, got_all))
     if out is not None:
         # a canasta of deuces does not count for going out (R-ITAL-8)
         canastas = sum(1 for _s, n, w in _melds_of(state, sides[out]) if len(n) >= 4 and len(n) + len(w) >= 7
@@ -355,7 +366,7 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
         canastas += sum(1 for s, _n, w in _melds_of(state, sides[out]) if s == WILD_SUIT and len(w) >= 7)
         if variant.out_needs_sequence and not any(s >= 0 and len(n) >= 7 for s, n, _w in _melds_of(state, sides[out])):
             v.append(f"{SEATS[out]} went out, but their side has no escalera ({variant.go_out_rule})")
-        if canastas < variant.canastas_to_go_out:
+        if canastas < variant.canastas_to_go_out and not pennies:
             v.append(f"{SEATS[out]} went out, but their side has {canastas} canastas, not "
                      f"{variant.canastas_to_go_out} ({variant.go_out_rule})")
         concealed = _concealed_by_history(state, out) if history else bool(state.concealed)
@@ -414,7 +425,7 @@ def _check_hand_end(state: State, history: bool = True) -> list[str]:  # noqa: C
                        if sides[seat] == side) * (variant.black_three_in_hand - 5)
         want = melded + bonus + red + going_out + conc - in_hand
         got = result.sides[side].total if result is not None else state.totals[side] - deal_totals[side]
-        if got != want:
+        if got != want and not pennies:
             v.append(f"{sname} scored {got} for the hand; the cards give {want} (melded {melded}, canastas "
                      f"{bonus}, red threes {red}, out {going_out}, concealed {conc}, in hand -{in_hand}) "
                      "(R-SCORE-1..3)")

@@ -41,6 +41,7 @@ from typing import Sequence
 from .cards import DEUCE, JOKER
 from .feasibility import Melds, can_go_out, max_meld_points
 from .options import RuleOptions
+from .pennies_melds import can_go_out_pennies
 from .variants import Bonuses, Variant
 
 #: the seven cards of a canasta (R-CAN-1), here of deuces (R-ITAL-6)
@@ -117,6 +118,8 @@ def can_go_out_for(variant: Variant, c: Sequence[int], melds: Melds, opts: RuleO
     look-ahead with the variant's canastas, or Italian Canasta's (for the bots and the hint's facts)."""
     if variant.deuce_melds:
         return can_go_out_italian(c, melds, opts, allow_discard, 0, variant.canastas_to_go_out)
+    if variant.four_kinds:  # Pennies from Heaven: one canasta of each kind, never out on a seven (R-PEN-9, R-PEN-10)
+        return can_go_out_pennies(c, melds, opts, allow_discard)
     return can_go_out(c, melds, opts, allow_discard=allow_discard, canastas=variant.canastas_to_go_out)
 
 

@@ -184,6 +184,9 @@ class Observation:
     legal_actions: tuple[Action, ...]  # empty when the seat is not to act (full snapshot)
     players: tuple[str, ...]  # the players' names by seat
     sitting_out: str | None  # five-handed: the player sitting out this hand (R-FIVE-1); None elsewhere
+    #: Pennies from Heaven: the cards in each seat's packet, face down (R-PEN-4): a count only, the seat's own
+    #: included; 0 for a packet taken up, and in every other variant
+    packet_sizes: tuple[int, ...]
 
     # Set by observe(); a compact observation computes them on first read (the first three at once
     # when the seat has a choice: the policy reads them then).
@@ -277,7 +280,7 @@ FIELDS = (
     "freeze_at",
     "stock_size", "totals", "deal_totals", "minimums", "initial", "asked", "answer", "must_out", "pending", "shown",
     "melded_turn", "took_pack", "legal_actions", "history", "history_tail", "hand_results", "position_text",
-    "first_turn_done", "has_melded", "samba_melds", "players", "sitting_out",
+    "first_turn_done", "has_melded", "samba_melds", "players", "sitting_out", "packet_sizes",
 )
 _SOURCES = ("_own", "_known", "_melds", "_red3", "_pile", "_history", "_hand_results", "_totals",
             "_deal_totals", "_first", "_has_melded", "_smelds")
@@ -308,6 +311,7 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_smelds": state.smelds if isinstance(state, SambaState) else (),
         # the players' names by seat, and five-handed the one sitting out this hand (R-FIVE-1): public
         "players": state.players, "sitting_out": state.sitting_out(),
+        "packet_sizes": tuple(state.packet_count(s) for s in range(len(h))),
     })
     return obs
 

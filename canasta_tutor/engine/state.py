@@ -1922,6 +1922,23 @@ class State:
                 self.melds[side][kind] = [[c for c in cards if not is_wild(CARD_KIND[c])],
                                           [c for c in cards if is_wild(CARD_KIND[c])]]
 
+    def reveals_hidden(self, action: Action) -> bool:
+        """Whether ``action`` brings cards nobody has seen into the hand of the seat to play, so that what
+        follows in the turn depends on them: a take of a pack holding cards laid face down (R-ITAL-3), or in
+        Pennies from Heaven a step that takes up the player's packet (R-PEN-4)."""
+        return action[0] == "take" and self.pile_hidden > 0
+
+    def packet_count(self, seat: int) -> int:
+        """How many cards lie face down in the seat's packet (Pennies from Heaven, R-PEN-3); 0 in every other
+        variant."""
+        return 0
+
+    def set_packets(self, packets: list[list[int]]) -> None:
+        """Put face-down packets in front of the seats (a state rebuilt from an observation): a variant whose
+        players have packets (Pennies from Heaven, R-PEN-3) keeps them; no other variant has any."""
+        if any(packets):
+            raise ValueError(f"the variant {self.variant.name!r} has no packets")
+
     def cards_everywhere(self) -> list[int]:
         """Every physical card id in the state (for invariant checks)."""
         out: list[int] = []

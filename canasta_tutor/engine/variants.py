@@ -23,7 +23,7 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``, ``SAMBA``, ``
 ... except UnknownVariantError as e:
 ...     print(str(e).replace("; ", ";" + chr(10)))
 'seven-handed' is not a variant;
-known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed, bolivia, chile
+known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed, bolivia, chile, pennies
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
@@ -83,6 +83,9 @@ class Bonuses:
     ten_canastas: int = 0
     #: a canasta of deuces, for the side that goes out only (in place of the R-CAN-2 bonus; R-ITAL-10)
     deuce_canasta: int = 0
+    #: Pennies from Heaven's canastas of wild cards and of sevens (R-PEN-8); 0 where a variant has none
+    wild_canasta: int = 0
+    sevens_canasta: int = 0
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,12 @@ class Variant:
     #: ``""``: every player has a seat
     reserve: str = ""
     reserve_side: int = 1
+    #: Pennies from Heaven (R-PEN-3, R-PEN-4): the cards of each player's face-down packet (0: none)
+    packet_size: int = 0
+    #: Pennies from Heaven (R-PEN-6..10): canastas of four kinds (natural, mixed, wild, sevens), each of exactly
+    #: seven cards; wild cards meld on their own as one meld kept under the rank of deuces that holds jokers
+    #: and deuces alike (the notation writes it ``meld 2 2 JK``); a side goes out with one of each kind
+    four_kinds: bool = False
     # derived tables, set once in __post_init__ (the engine's hot paths read them)
     n_sides: int = field(init=False, compare=False)
     side_names: tuple[str, ...] = field(init=False, compare=False)
@@ -305,6 +314,18 @@ VARIANTS: Final[dict[str, Variant]] = {
                   hint_min_round=2, hint_few_deals=6)
           # Chile is Bolivia under another name (R-BOL-9, ruling 19): the same rules, state and figures
           for name in ("bolivia", "chile")),
+        # Pennies from Heaven (R-PEN-1..14): six players in two sides of three sitting alternately (seats N, E, P,
+        # S, W, Q; sides NPW and ESQ), four packs and eight jokers, 13 cards and a packet of 11 face down each
+        Variant(name="pennies", rule_area="PEN", players=6, seats="NEPSWQ", sides=(0, 1, 0, 1, 0, 1), packs=4,
+                jokers=8, hand_size=13, draw=2, canastas_to_go_out=4,
+                minimum_bands=((0, 50), (500, 90), (1000, 120), (1500, 150)),
+                bonuses=Bonuses(red_threes=(0, 100, 200, 300, 400, 500, 600, 700, 1000), wild_canasta=1000,
+                                sevens_canasta=1500),
+                target=20000, go_out_rule="R-PEN-10", rules="pennies", packet_size=11, four_kinds=True,
+                # its legal actions go through the full check (as Italian Canasta's), a round is six turns and the
+                # hands are large: a playout cut off after two rounds costs several classic ones, and at 300 the
+                # hint's CPU p95 was 2.4 s (benchmarks/README.md); 120 brings it near a second
+                hint_playouts=120, playout_turns=12),
     )
 }
 CLASSIC: Final = VARIANTS["classic"]

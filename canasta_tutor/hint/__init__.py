@@ -599,9 +599,9 @@ def plan_playouts(variant: Variant) -> int:
 
 
 def _takes_unseen(state: State, action: tuple) -> bool:
-    """Whether ``action`` takes a pack holding cards laid face down (R-ITAL-3): what follows depends on
-    cards nobody has seen, so a plan stops there."""
-    return action[0] == "take" and state.pile_hidden > 0
+    """Whether ``action`` brings cards nobody has seen into the hand (a pack holding cards laid face down,
+    R-ITAL-3; a packet taken up, R-PEN-4): what follows depends on them, so a plan stops there."""
+    return state.reveals_hidden(action)
 
 
 def _plan_seed(seed: int, stage: int) -> int:

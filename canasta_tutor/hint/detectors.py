@@ -63,6 +63,7 @@ from ..engine.cards import (
     plural,
 )
 from ..engine.italian import can_go_out_for
+from ..engine.pennies_melds import canasta_kind
 from ..engine.observer import Observation
 from ..engine.samba import BOLIVIA_LENGTH, SAMBA_LENGTH, SUIT_NAMES, WILD_SUIT
 from ..engine.state import GAME_OVER, HAND_OVER, SEAT_NAMES, State, seat_name
@@ -553,6 +554,21 @@ def completes_canasta(c: Context) -> Fact | None:
     if m is None:
         return None
     n, w = len(m[0]), len(m[1])
+    variant = c.obs.variant
+    if variant.four_kinds:  # Pennies from Heaven's four kinds (R-PEN-8), and the packet they release (R-PEN-4)
+        name = canasta_kind(kind, n, w)
+        if name is None or canasta_kind(kind, *before) is not None:
+            return None
+        bonuses = variant.bonuses
+        bonus = {"natural": bonuses.natural_canasta, "mixed": bonuses.mixed_canasta, "wild": bonuses.wild_canasta,
+                 "sevens": bonuses.sevens_canasta}[name]
+        what = {"wild": "a canasta of wild cards", "sevens": "a canasta of sevens"}.get(
+            name, f"a {name} canasta of {KIND_NAMES[kind]}")
+        text = f"This completes {what}: +{bonus} (R-PEN-8)."
+        packet = c.obs.packet_sizes[c.seat]
+        if packet:
+            text += f" It is your first: your packet of {packet} cards comes into your hand (R-PEN-4)."
+        return Fact("canasta", text, GOOD, "R-PEN-8", "P-BUILD-CANASTA")
     if is_canasta(n, w) and not is_canasta(*before):
         if w:
             return Fact("canasta", f"This completes a mixed canasta of {KIND_NAMES[kind]}: +300 (R-CAN-2).", GOOD,

@@ -129,6 +129,7 @@ from ..engine.cards import (
 from ..engine.errors import ImpossiblePositionError, NotationError
 from ..engine.game import check_player_names
 from ..engine.hidden import fill_hidden, turn_problem
+from ..engine.pennies_melds import SEVEN as SEVEN_KIND
 from ..engine.invariants import check_invariants
 from ..engine.options import RuleOptions
 from ..engine.samba import BOLIVIA_LENGTH, WILD_SUIT, new_state
@@ -336,6 +337,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     known_keys.add("variant")
     if variant.reserve:
         known_keys.add("out")
+    if variant.packet_size:
+        known_keys.add("packets")
     for number, raw in position_lines(text, source):
         line = raw.split("#", 1)[0].strip()
         if not line or line.lower() == "canasta-tutor position":
@@ -476,7 +479,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
                     raise NotationError(f"{quote(part)}: a ')' without its '('", ln, key)
                 mark = " ".join(part[start + 1:-1].lower().split())
                 if mark not in ("natural canasta", "mixed canasta", "canasta", "natural", "mixed",
-                                "canasta of deuces", "samba", "escalera", "bolivia"):
+                                "canasta of deuces", "samba", "escalera", "bolivia", "canasta of sevens",
+                                "wild canasta"):
                     raise NotationError(f"{quote(part[start:])}: mark a canasta '(natural canasta)' or "
                                         "'(mixed canasta)'", ln, key)
                 part = part[:start].strip()
@@ -609,6 +613,8 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
         _check_face_down(face_up, down_count, options, ln_pile=line_of("pile"))
     rest = pool.remaining()
     need = sum(hand_counts[s] for s in counted) + (down_count if down_cards is None else 0)
+    packet_counts = _read_packets(variant, *get("packets", " ".join(f"{s} {variant.packet_size}" for s in seats)))
+    need += sum(packet_counts)
     if stock_cards is not None:
         if len(rest) != need:
             total = variant.num_cards - len(rest) + need
@@ -627,6 +633,9 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
             raise ImpossiblePositionError(f"the hands given as counts need {need} cards, but only "
                                           f"{len(rest)} are left of the {variant.num_cards}",
                                           line_of(seats[counted[0]].lower()), seats[counted[0]])
+    if variant.packet_size:
+        # the packets, face down, are dealt with the hidden cards from the cards the position does not place
+        state.set_packets([[-1] * n for n in packet_counts])  # (R-PEN-4)
     rng = random.Random(f"position/{seed}/{deal_no}")
     try:
         fill_hidden(state, counted, rest, rng, stock_top=stock_top,
@@ -644,6 +653,24 @@ def parse_position(text: str, source: str | None = None) -> State:  # noqa: C901
     validate_position(state, lines, exact_score=not counted)
     _check_invariants(state, lines)
     return state
+
+
+def _read_packets(variant: Variant, ln: int | None, v: str) -> list[int]:
+    """Pennies from Heaven: the ``packets:`` line, each seat's letter and the number of cards in its packet,
+    face down: the variant's packet size, or 0 once taken up (R-PEN-3, R-PEN-4)."""
+    if not variant.packet_size:
+        return [0] * variant.players
+    words = v.split()
+    seats = variant.seats
+    if len(words) != 2 * len(seats) or [w.upper() for w in words[::2]] != list(seats):
+        raise NotationError(f"{quote(v)}: write '{' '.join(f'{s} <cards>' for s in seats)}'", ln, "packets")
+    counts = [_int(w, ln, "packets", low=0) for w in words[1::2]]
+    for seat, n in zip(seats, counts, strict=True):
+        if n not in (0, variant.packet_size):
+            raise ImpossiblePositionError(f"{seat}'s packet holds {n} cards: a packet holds "
+                                          f"{variant.packet_size} until its owner takes it up, then none (R-PEN-4)",
+                                          ln, "packets")
+    return counts
 
 
 def _read_out(state: State, ln: int | None, v: str) -> None:
@@ -783,6 +810,18 @@ def _add_meld(state: State, side: int, cards: list[int], mark: str, line: int, l
         if mark and ("mixed" in mark or ("canasta" in mark and len(cards) < 7) or mark == "natural canasta"):
             raise ImpossiblePositionError(f"meld {text!r}: mark a canasta of seven deuces '(canasta of deuces)'",
                                           line, field)
+        state.melds[side][DEUCE] = [cards, []]
+        return
+    if not naturals and state.variant.four_kinds:
+        # a meld of wild cards, kept under the rank of deuces (R-PEN-7)
+        if len(cards) < 3 or len(cards) > 7:
+            raise ImpossiblePositionError(f"meld {text!r}: a meld of wild cards holds three to seven of them", line,
+                                          field)
+        if DEUCE in state.melds[side]:
+            raise ImpossiblePositionError("two melds of wild cards for one side", line, field)
+        if mark and ("canasta" in mark) != (len(cards) == 7):
+            raise ImpossiblePositionError(f"meld {text!r}: a canasta of wild cards has seven, marked "
+                                          "'(wild canasta)'", line, field)
         state.melds[side][DEUCE] = [cards, []]
         return
     if not naturals:
@@ -1043,6 +1082,8 @@ def format_position(state: State, seat: int | str | None = None) -> str:
         lines.append(f"stock: {len(state.stock)} top {_cards_text(reversed(state.stock[fixed:]))}")
     else:
         lines.append(f"stock: {len(state.stock)}")
+    if variant.packet_size:  # face down: a number each, for every reader (R-PEN-4)
+        lines.append("packets: " + " ".join(f"{seats[s]} {state.packet_count(s)}" for s in range(variant.players)))
     down = state.pile_hidden
     pile = [ALL_CARD_CODES[c] + ("*" if i == state.freeze_at else "") for i, c in enumerate(state.pile) if i >= down]
     if down:  # the cards laid face down under the turned card (R-ITAL-3): a seat sees only their number
@@ -1077,8 +1118,13 @@ def format_position(state: State, seat: int | str | None = None) -> str:
             nat, wild = state.melds[side][kind]
             cards = sorted(nat, key=sort_key) + sorted(wild, key=sort_key)
             text = _cards_text(cards)
-            if kind == DEUCE and is_canasta(len(nat), len(wild)):
+            if kind == DEUCE and variant.four_kinds:
+                if len(nat) >= 7:
+                    text += " (wild canasta)"  # R-PEN-7, R-PEN-8
+            elif kind == DEUCE and is_canasta(len(nat), len(wild)):
                 text += " (canasta of deuces)"  # R-ITAL-6
+            elif kind == SEVEN_KIND and variant.four_kinds and is_canasta(len(nat), len(wild)):
+                text += " (canasta of sevens)"  # R-PEN-8
             elif is_canasta(len(nat), len(wild)):
                 text += " (mixed canasta)" if wild else " (natural canasta)"
             parts.append(text)

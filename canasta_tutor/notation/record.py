@@ -215,7 +215,7 @@ def _quote(text: str, limit: int = 60) -> str:
 _COUNT = {2: "two", 3: "three", 4: "four", 6: "six"}
 #: the header's fields, in the order they are written
 _FIELDS = ("variant", "seed", "options", "players", "totals", "dealer", "seats", "actions", "result")
-_EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+_EXAMPLE_NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
 
 
 def _or_list(items: Sequence[str], last: str = " or ") -> str:

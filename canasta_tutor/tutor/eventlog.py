@@ -54,7 +54,9 @@ def apply_and_record(state: State, me: int, events: list[Event], seat: int, acti
     pile_size = len(s.pile)
     phase = s.phase
     dealer_next = (s.dealer + 1) % variant.players
+    packet = 0 if deal else s.packet_count(seat)
     s.apply(action)
+    packet_taken = packet and not deal and s.packet_count(seat) == 0
     if deal:
         seat = s.dealer if s.dealer == dealer_next else seat
         left: tuple[int, ...] = ()
@@ -65,7 +67,10 @@ def apply_and_record(state: State, me: int, events: list[Event], seat: int, acti
         left = tuple(sorted((c for c in before if c not in after), key=sort_key))
         entered = tuple(c for k in s.hands[seat] for c in k if c not in old)
     shown = entered if (seat == me and action[0] == "draw") else left
-    event = ActionEvent(index=0, seat=letters[seat], text=action_text(s, me, seat, action, left, entered, pile_size),
+    text = action_text(s, me, seat, action, left, entered, pile_size)
+    if packet_taken:  # the seventh card of a canasta: the packet comes into the hand (R-PEN-4)
+        text += f" {_who(seat, me, variant)} took up {'your' if seat == me else 'their'} packet of {packet} cards."
+    event = ActionEvent(index=0, seat=letters[seat], text=text,
                         action=tuple(action), notation=format_action(action),
                         cards=tuple(ALL_CARD_CODES[c] for c in shown), deal=s.deal_no,
                         commentary=" ".join(PRINCIPLES[p].sentence for p in principles if p in PRINCIPLES),
@@ -76,7 +81,7 @@ def apply_and_record(state: State, me: int, events: list[Event], seat: int, acti
             # a dealt red three leaves its holder's hand; one from the stock or the pile goes to the
             # player who drew or took, or to the player whose turn began
             owner = held.get(c, seat if action[0] in ("draw", "take") else s.turn)
-            replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take"
+            replaced = s.phase not in (HAND_OVER, GAME_OVER) and action[0] != "take" and not packet_taken
             reds.append(RedThreeEvent(
                 index=0, seat=letters[owner], card=ALL_CARD_CODES[c], replaced=replaced,
                 text=f"{_who(owner, me, variant)} laid out the red three {card_text(ALL_CARD_CODES[c])}"

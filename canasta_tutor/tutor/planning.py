@@ -261,6 +261,18 @@ def kind_sequence(state: State, side: int, k: int, n: int, j: int, d: int, step_
     return seq + [("add", k, k)] * n + [("add", k, JOKER)] * j + [("add", k, DEUCE)] * d
 
 
+def wild_meld_sequence(started: bool, wilds: list[int]) -> list[Action]:
+    """Actions that put these wild cards on the side's meld of wild cards (R-PEN-7): additions when it is
+    started, else a meld of the first three (deuces first) and additions."""
+    rest = sorted(wilds, key=lambda w: w != DEUCE)
+    seq: list[Action] = []
+    if not started:
+        first, rest = rest[:3], rest[3:]
+        deuces = first.count(DEUCE)
+        seq.append(("meld", DEUCE, deuces, len(first) - deuces, 0) if deuces else ("meld", JOKER, 0, len(first), 0))
+    return seq + [("add", DEUCE, w) for w in rest]
+
+
 def _assignments(naturals: list[int], wilds: list[int]) -> Iterator[list[tuple[int, int, int]]]:
     """Every way to share the wild cards out among the natural kinds: (kind, jokers, deuces)."""
     for choice in itertools.product(range(len(naturals)), repeat=len(wilds)):
@@ -277,6 +289,11 @@ def _meld_candidates(state: State, seat: int, kinds: list[int], step_by_step: bo
     nat = Counter(k for k in kinds if k not in WILDS)
     wilds = sorted(k for k in kinds if k in WILDS)
     if not nat:
+        if state.variant.four_kinds and wilds:
+            # wild cards alone are a meld of their own in Pennies from Heaven (R-PEN-7): three to start it,
+            # then one at a time
+            yield wild_meld_sequence(DEUCE in state.melds[side], wilds)
+            return
         if state.variant.deuce_melds and wilds and all(w == DEUCE for w in wilds):
             # deuces alone are a meld of their own rank in Italian Canasta (R-ITAL-6)
             yield kind_sequence(state, side, DEUCE, len(wilds), 0, 0)
@@ -472,7 +489,7 @@ def _join_probe(melds: Sequence[object], sets: list[int], source: int | None) ->
 
 
 def plan_join(state: State, seat: int, source: int | None = None, target: int | None = None) -> Outcome:
-    """Join Samba's set number ``source`` into set ``target`` of the same rank (R-SAMBA-5; 0 for m1).
+    """Join set number ``source`` into set ``target`` of the same rank (R-SAMBA-5; 0 for m1).
 
     Without ``target`` the learner still has to click a set: :class:`Guidance` (or, with neither and
     one pair of sets the engine accepts joined, that join, into the lower number).  When no join is
@@ -484,7 +501,8 @@ def plan_join(state: State, seat: int, source: int | None = None, target: int | 
         err = turn_refusal(state, seat, join)
         return err if err is not None else Plan((join,), ())
     if not state.variant.numbered_melds:
-        return turn_refusal(state, seat, ("join", 0, 1)) or Guidance("Only Samba joins sets.")
+        return turn_refusal(state, seat, ("join", 0, 1)) or Guidance(
+            "Sets are never joined in this game: a side has one meld of each rank.")
     melds = state.listed_melds(state.sides[seat])
     sets = [i for i, m in enumerate(melds) if not m.is_sequence]
     movers = sets if source is None else [source]

@@ -15,8 +15,8 @@ oldest first, as plain dictionaries (their text is data: shown escaped wherever 
 ...              verdict="")
 >>> review = Review(seat="S", seed=0, decisions=[d], forced=0, hands=[1])
 >>> with ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3")) as store:
-...     save_mistakes(store, "ada", review, game="table"), save_mistakes(store, "ada", review, game="table")
-...     [(m["action"], m["best"], m["grade"]) for m in mistakes(store, "ada")]
+...     save_mistakes(store, "s01", review, game="table"), save_mistakes(store, "s01", review, game="table")
+...     [(m["action"], m["best"], m["grade"]) for m in mistakes(store, "s01")]
 (1, 0)
 [('discard 9', 'discard 4', 'blunder')]
 """

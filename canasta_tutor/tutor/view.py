@@ -173,6 +173,7 @@ from ..engine.cards import (
     plural,
 )
 from ..notation.cardnames import card_label
+from ..engine.pennies_melds import canasta_kind
 from ..engine.observer import Observation
 from ..engine.samba import BOLIVIA_LENGTH, SUIT_NAMES, WILD_SUIT
 from ..engine.scoring import HandResult
@@ -353,6 +354,8 @@ def _melds(obs: Observation, side: int) -> list[dict[str, Any]]:
         nat, wild = obs.meld_summary[side][k]
         top = _canasta_top(codes, nat, wild)
         canasta = ("deuces" if k == DEUCE else "mixed" if wild else "natural") if top else None  # R-ITAL-6
+        if obs.variant.four_kinds:  # Pennies from Heaven's four kinds: natural, mixed, wild, sevens (R-PEN-8)
+            canasta = canasta_kind(k, nat, wild)
         out.append({
             "kind": kind_token(k), "label": kind_label(k), "name": KIND_NAMES[k], "cards": list(codes),
             "n": nat, "w": wild, "canasta": canasta, "top": top,
@@ -433,6 +436,10 @@ def build_view(obs: Observation, ui: TableUI | None = None) -> dict[str, Any]:
             "count_text": plural(count, "card"), "active": actor == seat, "dealer": obs.dealer == seat,
             "cards": None if ui.reveal is None else list(ui.reveal.get(seat, [])),
         }
+        packet = obs.packet_sizes[seat]
+        if packet:  # Pennies from Heaven: the packet face down, a number only (R-PEN-4)
+            players[pos]["packet"] = packet
+            players[pos]["count_text"] = f"{plural(count, 'card')} + {packet} face down"
     pile = obs.pile
     frozen_all = obs.freeze_at >= 0
     # no crosswise card where the rule freezes the pile (R-ITAL-4): its lowest cards lie face down (R-ITAL-3)

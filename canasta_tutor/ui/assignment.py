@@ -16,17 +16,17 @@ Nothing is saved in the student's own progress store.
 >>> folder = tempfile.mkdtemp()
 >>> level = {"id": "l1", "number": 1, "kind": "level", "lesson": "melds", "level": "natural-meld", "points": 4,
 ...          "title": "A natural meld"}
->>> w = AssignmentItemWidget(level, log_dir=folder, student="ann")
+>>> w = AssignmentItemWidget(level, log_dir=folder, student="s01")
 >>> w.handle({"intent": "act", "text": "meld 7 7 7"})
 'passed'
 >>> w.view["exam"]["result"]
 '1. A natural meld: solved (1 attempt, replayed): 4 of 4 points'
 >>> from canasta_tutor.tutor.assignments.spec import puzzle_ref
 >>> puzzle = {"id": "p1", "number": 2, "kind": "puzzle", "puzzle_ref": puzzle_ref("c22-take-the-pack"), "points": 5}
->>> p = AssignmentPuzzleWidget(puzzle, log_dir=folder, student="ann")
+>>> p = AssignmentPuzzleWidget(puzzle, log_dir=folder, student="s01")
 >>> p.handle({"intent": "play", "text": "take 9 9 9"})
 'Solved: take 9 9 9 is the answer.'
->>> import os; os.environ["CANASTA_TUTOR_STUDENT"] = "ann"
+>>> import os; os.environ["CANASTA_TUTOR_STUDENT"] = "s01"
 >>> from canasta_tutor.tutor.assignments.grading import grade_item
 >>> grade_item(level, folder), grade_item(puzzle, folder)  # doctest: +ELLIPSIS
 1. A natural meld: solved (1 attempt, replayed): 4 of 4 points

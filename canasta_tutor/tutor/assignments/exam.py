@@ -19,10 +19,10 @@ their own deal, and how an item's attempts are replayed.
 
 >>> from canasta_tutor.tutor.assignments.spec import Item
 >>> item = Item(id="m", kind="level", lesson="melds", level="meld-practice", seed=7, points=10, assignment="w1")
->>> student_seed(item, "ann") == student_seed(item, "ann") != student_seed(item, "bob")
+>>> student_seed(item, "s01") == student_seed(item, "s01") != student_seed(item, "s02")
 True
 >>> pool = Item(id="p", kind="puzzle", theme="frozen-pack", points=5, assignment="w1")
->>> item_puzzle(pool, "ann").id == item_puzzle(pool, "ann").id
+>>> item_puzzle(pool, "s01").id == item_puzzle(pool, "s01").id
 True
 """
 

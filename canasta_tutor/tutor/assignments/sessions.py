@@ -23,7 +23,7 @@ rating), and follow the item's rules (:mod:`.exam`):
 >>> import tempfile
 >>> from canasta_tutor.tutor.assignments.spec import Item
 >>> item = Item(id="p", kind="puzzle", puzzle="c22-take-the-pack", points=5, hint_penalty=2, number=4)
->>> t = ExamPuzzle(item, "ann", tempfile.mkdtemp())
+>>> t = ExamPuzzle(item, "s01", tempfile.mkdtemp())
 >>> t.handle({"intent": "play", "text": "draw"})
 'Not this: draw.'
 >>> "take 9 9 9" in str(t.panel())      # the answer is not shown while the item is open

@@ -10,12 +10,12 @@ shows, so the log written is the widget's, on the student's own deal.
 >>> from canasta_tutor.tutor.assignments.grading import grade_log
 >>> item = Item(id="m", kind="level", lesson="melds", level="meld-practice", seed=7, points=10, hint_penalty=2)
 >>> folder = tempfile.mkdtemp()
->>> play_item(item, [["discard 4"], [HINT, *solution_line(item, "ann")]], folder, "ann")
+>>> play_item(item, [["discard 4"], [HINT, *solution_line(item, "s01")]], folder, "s01")
 ['open', 'passed']
->>> g = grade_log(item, folder, student="ann")
+>>> g = grade_log(item, folder, student="s01")
 >>> g.solved, g.hints, g.score
 (True, 1, 8)
->>> grade_log(item, folder, student="bob").solved    # the same log on another student's deal
+>>> grade_log(item, folder, student="s02").solved    # the same log on another student's deal
 False
 """
 

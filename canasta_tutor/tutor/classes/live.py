@@ -20,13 +20,13 @@ log's), and only its attempts not replayed before are replayed.
 >>> from canasta_tutor.tutor.progress import Attempt, ProgressStore
 >>> course = Path(tempfile.mkdtemp())
 >>> (course / "progress").mkdir()
->>> with ProgressStore(course / "progress" / "ann.sqlite3") as own:   # forged: passed with 3 stars
+>>> with ProgressStore(course / "progress" / "s01.sqlite3") as own:   # forged: passed with 3 stars
 ...     _ = own.record(Attempt("learner", "puzzles", "c22-take-the-pack", "passed", stars=3, kind="puzzle",
 ...                            actions=[{"kind": "action", "text": "draw"}]))
 >>> live = LiveStores(course)
 >>> rows, wrong = live.read()
 >>> [(r["student"], r["status"], r["stars"]) for r in rows], [(w["text"], w["kind"]) for w in wrong]
-([('ann', 'failed', 0)], [('draw', 'wrong')])
+([('s01', 'failed', 0)], [('draw', 'wrong')])
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ class report shows those strings in three more places than HTML, each with its o
 HTML is escaped by the tools that build it: pandas' ``Styler`` with ``escape="html"`` and
 jinja2 with autoescape (see :mod:`.page`).
 
->>> csv_cell("=HYPERLINK(\\"http://x\\")"), csv_cell("-3"), csv_cell("ann")
-('\\'=HYPERLINK("http://x")', "'-3", 'ann')
->>> terminal_text("ann\\x1b[2Jbob\\u202etxt.exe")
-'ann\\\\x1b[2Jbob\\\\u202etxt.exe'
+>>> csv_cell("=HYPERLINK(\\"http://x\\")"), csv_cell("-3"), csv_cell("s01")
+('\\'=HYPERLINK("http://x")', "'-3", 's01')
+>>> terminal_text("s01\\x1b[2Js02\\u202etxt.exe")
+'s01\\\\x1b[2Js02\\\\u202etxt.exe'
 >>> plot_label("$x$")
 '\\\\$x\\\\$'
 """

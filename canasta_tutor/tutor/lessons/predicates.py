@@ -50,11 +50,11 @@ class Context:
 
     @property
     def seat_no(self) -> int:
-        return seat_index(self.seat)
+        return seat_index(self.seat, self.state.variant.seats)
 
     @property
     def side(self) -> int:
-        return self.seat_no % 2
+        return self.state.variant.sides[self.seat_no]
 
     def learner_actions(self) -> list[ActionEvent]:
         if self.learner is not None:

@@ -39,7 +39,7 @@ from ...notation.actions import format_action, parse_action
 from ...engine.errors import CanastaError, IllegalActionError, NotationError
 from ...engine.observer import Observation, observe
 from ...notation.position import format_position, parse_position
-from ...engine.state import SEATS, State, seat_index
+from ...engine.state import State, seat_index
 from ..eventlog import log_entries
 from ..events import ActionEvent, Event, RefusedEvent, WentOutEvent
 from ..progress import ACTION_KINDS, Attempt
@@ -177,7 +177,7 @@ class _Reply:
 
     def __call__(self, obs: Observation) -> tuple:
         run = self.run
-        name = SEATS[self.seat]
+        name = run.state.variant.seats[self.seat]
         script = run.level.replies.get(name, ())
         at = run._reply_at.get(name, 0)
         if at >= len(script):
@@ -228,7 +228,8 @@ class LevelRun:
         #: whether a legal move off the lines is searched and explained at once (off inside searches)
         self.judge_wrong = True
         state, self.values, self.setup_text = setup_state(level, seed)
-        self.seat_no = seat_index(level.seat)
+        self.seat_no = seat_index(level.seat, state.variant.seats)
+        self.start_seats = state.variant.seats  # the seats' letters, before the session exists
         self._reply_at = dict.fromkeys(level.replies, 0)
         self.reply_error: LessonRuntimeError | None = None
         self.session = TableSession(seed=seed, seat=level.seat, state=state, bots=self._bots())
@@ -259,7 +260,8 @@ class LevelRun:
         self.opening = [x["text"] for x in log_entries(self.events, self.seat_no)]
 
     def _bots(self) -> dict[str, Any]:
-        return {SEATS[s]: _Reply(self, s) for s in range(4) if s != self.seat_no}
+        seats = self.start_seats
+        return {seats[s]: _Reply(self, s) for s in range(len(seats)) if s != self.seat_no}
 
     # ----------------------------------------------------------------- helpers
     @property
@@ -286,7 +288,7 @@ class LevelRun:
         session.selected = list(self.session.selected)
         session._undo = list(self.session._undo)
         other.session = session
-        session.bots = {seat_index(k): v for k, v in other._bots().items()}
+        session.bots = {seat_index(k, session.state.variant.seats): v for k, v in other._bots().items()}
         other.safe_discards = list(self.safe_discards)
         other.played = list(self.played)
         other._reply_at = dict(self._reply_at)
