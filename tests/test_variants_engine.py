@@ -19,7 +19,8 @@ from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.state import SEATS, State
 from canasta_tutor.engine.variants import CLASSIC, VARIANTS, UnknownVariantError, Variant, get_variant
 
-NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba", "five-handed", "bolivia", "chile")
+NAMES = ("classic", "two-handed", "three-handed", "six-handed", "italian", "samba", "five-handed", "bolivia", "chile",
+         "pennies")
 
 
 def test_the_variant_names() -> None:
@@ -368,13 +369,14 @@ def test_six_handed_ask_refusal_counts_two_canastas() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_minimums_follow_each_side_total(name: str) -> None:
-    """R-MIN-1 for every side; R-SIX-6 keeps the classic bands in six-handed."""
+    """R-MIN-1 for every side; R-SIX-6 keeps the classic bands in six-handed; Pennies from Heaven has its own
+    bands (R-PEN-12: 150 from 1,500)."""
     v = get_variant(name)
     totals = (-20, 1500, 3100)[: v.n_sides] if v.n_sides == 3 else (-20, 1500)
     s = _game(name, 2, totals=totals)
     assert s.totals == list(totals)
     assert s.minimums == [v.minimum_for(t) for t in totals]
-    assert s.minimums[:2] == [15, 90]
+    assert s.minimums[:2] == ([15, 150] if name == "pennies" else [15, 90])
     if v.n_sides == 3:
         assert s.minimums[2] == 120
 

@@ -21,9 +21,9 @@ own area of numbered rules (``TWO``, ``THREE``, ``SIX``, ``ITAL``, ``SAMBA``, ``
 >>> try:
 ...     get_variant("seven-handed")
 ... except UnknownVariantError as e:
-...     print(str(e).replace("; ", ";" + chr(10)))
-'seven-handed' is not a variant;
-known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed, bolivia, chile, pennies
+...     print(str(e).replace("five-handed, ", "five-handed,\\n"))
+'seven-handed' is not a variant; known: classic, two-handed, three-handed, six-handed, italian, samba, five-handed,
+bolivia, chile, pennies
 
 Choices made where the references disagree (rulings 7 to 9 of the rule book settle them):
 
