@@ -311,7 +311,10 @@ def _make(state: State, s: int, legal: tuple[Action, ...]) -> Observation:
         "_smelds": state.smelds if isinstance(state, SambaState) else (),
         # the players' names by seat, and five-handed the one sitting out this hand (R-FIVE-1): public
         "players": state.players, "sitting_out": state.sitting_out(),
-        "packet_sizes": tuple(state.packet_count(s) for s in range(len(h))),
+        # the packets face down (R-PEN-4), counted only where the variant deals them: a playout makes an
+        # observation at every decision
+        "packet_sizes": tuple(state.packet_count(x) for x in range(len(h))) if state.variant.packet_size
+        else (0,) * len(h),
     })
     return obs
 
