@@ -176,3 +176,15 @@ def test_check_names_a_scoring_levels_misplaced_fields(folder: Path, capsys: pyt
     err = capsys.readouterr().err
     assert "level[0].solutions: a scoring level has no 'solutions'" in err
     assert "level[0].position: a scoring level scores a finished hand" in err
+
+
+def test_check_reads_a_folders_lesson_files_and_subfolders(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (folder / "FORMAT.md").write_text("# The lesson file format\n", encoding="utf-8")
+    (folder / "families").mkdir()
+    (folder / "families" / "01-demo.toml").write_text(GOOD.replace('id = "demo"', 'id = "demo-2"'), encoding="utf-8")
+    assert main(["lesson", "check", "--no-play", str(folder)]) == 0
+    assert "2 files, 2 lessons, 2 levels checked" in capsys.readouterr().out
+    empty = folder.parent / "empty"
+    empty.mkdir()
+    assert main(["lesson", "check", str(empty)]) == 2
+    assert "holds no lesson file" in capsys.readouterr().err

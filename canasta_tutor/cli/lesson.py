@@ -79,13 +79,24 @@ def _load_all(files: list[Path]) -> tuple[list[Lesson], list[Problem]]:
     return lessons, problems
 
 
+def _named(path: Path) -> list[Path]:
+    """A file named on the command line, or a folder's lesson files (``*.toml``, in its subfolders too, sorted):
+    ``lesson check lessons`` checks the course and the variant families' lessons beside it."""
+    if not path.is_dir() or path.is_symlink():
+        return [path]
+    found = sorted(path.rglob("*.toml"))
+    if not found:
+        raise CourseError(f"{str(path)!r} holds no lesson file (lessons are .toml)")
+    return found
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from ..tutor.lessons.check import check_level_play, coverage
 
     start = time.perf_counter()
     if args.course is not None and not (Path(args.course) / "lessons").is_dir():
         raise CourseError(f"{args.course!r} has no lessons folder: make one with `{PROG} course {args.course}`")
-    files = ([Path(f) for f in args.files] if args.files
+    files = ([g for f in args.files for g in _named(Path(f))] if args.files
              else lesson_files(Path(args.course) / "lessons" if args.course else None))
     for f in files:
         if not f.exists() and not f.is_symlink():
