@@ -343,6 +343,11 @@ class PenniesState(State):
         self.packets[seat] = []
 
     # ------------------------------------------------------- end of a hand
+    def cards_left(self, side: int) -> int:
+        """The cards held, and the packets never taken up, count against the side (R-SCORE-2, R-PEN-13)."""
+        return super().cards_left(side) + sum(CARD_VALUE[c] for seat in self.variant.side_seats[side]
+                                              for c in self.packets[seat])
+
     def score_hand(self) -> HandResult:
         """The score of the hand (R-PEN-8, R-PEN-11, R-PEN-13): the four canasta bonuses, red threes against a
         side with no canasta of sevens, packets never taken up against their side."""
@@ -364,12 +369,7 @@ class PenniesState(State):
                 red_value = -red_value
             out = bonuses.going_out if went_side == side else 0
             concealed = bonuses.concealed if out and self.concealed else 0
-            in_hand = 0
-            for seat in variant.side_seats[side]:
-                for kind_cards in self.hands[seat]:
-                    for c in kind_cards:
-                        in_hand += CARD_VALUE[c]
-                in_hand += sum(CARD_VALUE[c] for c in self.packets[seat])
+            in_hand = self.cards_left(side)
             bonus = (bonuses.natural_canasta * counted["natural"] + bonuses.mixed_canasta * counted["mixed"]
                      + red_value + out + concealed + extra)
             sides.append(SideScore(natural_canastas=counted["natural"], mixed_canastas=counted["mixed"],

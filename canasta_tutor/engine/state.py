@@ -1805,6 +1805,16 @@ class State:
             self.phase = GAME_OVER
             self.winner = totals.index(top)
 
+    def cards_left(self, side: int) -> int:
+        """The count of the cards still held by ``side``'s players at the end of a hand, that the side loses
+        (R-SCORE-2)."""
+        left = 0
+        for seat in self.variant.side_seats[side]:
+            for kind_cards in self.hands[seat]:
+                for c in kind_cards:
+                    left += CARD_VALUE[c]
+        return left
+
     def score_hand(self) -> HandResult:
         """The score of the hand as it stands (R-SCORE-1..3): a breakdown for each side (R-SIX-5 for the
         red threes of six-handed)."""
@@ -1834,11 +1844,7 @@ class State:
                 red_value = -red_value
             out = bonuses.going_out if went_side == side else 0
             concealed = bonuses.concealed if out and self.concealed else 0
-            in_hand = 0
-            for seat in variant.side_seats[side]:
-                for kind_cards in self.hands[seat]:
-                    for c in kind_cards:
-                        in_hand += CARD_VALUE[c]
+            in_hand = self.cards_left(side)
             bonus = (bonuses.natural_canasta * natural + bonuses.mixed_canasta * mixed + red_value + out + concealed
                      + extra)
             sides.append(SideScore(
