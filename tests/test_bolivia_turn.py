@@ -7,7 +7,6 @@ escalera among the two canastas."""
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -22,40 +21,11 @@ from canasta_tutor.engine.samba_turn import wild_fits
 from canasta_tutor.bots.selfplay import run_selfplay
 from canasta_tutor.engine.variants import get_variant
 from test_fuzz import sized
+from test_samba_turn import exhaustive  # the reference, with the state's own test of going out
 
 BOLIVIA = get_variant("bolivia")
 RANKS = "456789TJQKA"
 SUITS = "SHDC"
-
-
-def exhaustive(state: BoliviaState) -> bool:
-    """Whether the meld-phase turn can end legally: every move sequence, no bound (the reference)."""
-    seat = state.turn
-    side = state.sides[seat]
-    known: dict[tuple[Any, ...], bool] = {}
-
-    def go(s: BoliviaState) -> bool:
-        if s._discard_ok(seat):
-            return True
-        key = s._key()
-        if key in known:
-            return known[key]
-        ok = False
-        for a in s._meld_moves(seat):
-            if s._why_not_meld_local(seat, a) is not None:
-                continue
-            child = s._probe_copy()
-            child._do(a)
-            if child.hand_size[seat] == 0:
-                ok = child.answer is not False and child.side_can_go_out(side)
-            else:
-                ok = go(child)
-            if ok:
-                break
-        known[key] = ok
-        return ok
-
-    return go(state)
 
 
 @st.composite

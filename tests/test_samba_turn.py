@@ -30,7 +30,8 @@ SUITS = "SHDC"
 
 
 def exhaustive(state: SambaState) -> bool:
-    """Whether the meld-phase turn can end legally: every move sequence, no bound (the reference)."""
+    """Whether the meld-phase turn can end legally: every move sequence, no bound (the reference; going out asks
+    the state's own ``side_can_go_out``, so Bolivia's escalera, R-BOL-5, is tested by the same reference)."""
     seat = state.turn
     side = state.sides[seat]
     known: dict[tuple[Any, ...], bool] = {}
@@ -48,7 +49,7 @@ def exhaustive(state: SambaState) -> bool:
             child = s._probe_copy()
             child._do(a)
             if child.hand_size[seat] == 0:
-                ok = child.answer is not False and child.side_canastas(side) >= s.out_need
+                ok = child.answer is not False and child.side_can_go_out(side)
             else:
                 ok = go(child)
             if ok:
