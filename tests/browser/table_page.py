@@ -8,6 +8,7 @@ it printed; ``inside_viewport`` checks a bounding box against the window.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import statistics
@@ -174,3 +175,35 @@ def check_median(median_ms: float, limit_ms: float) -> str:
         return f"not enforced: load average {load:.1f} on {cores} cores"
     assert median_ms <= limit_ms, f"median click-to-render {median_ms:.0f} ms (load {load:.1f} on {cores} cores)"
     return f"within {limit_ms:.0f} ms (load average {load:.1f} on {cores} cores)"
+
+
+class VariantTable(Table):
+    """The table of ``variant``, named ``name`` in the notebook: each click waits, untimed, for Python's next view
+    (``data-rev`` grew and no intent is in flight); the page is checked against that view."""
+
+    def __init__(self, page, variant: str, name: str):
+        super().__init__(page, variant)
+        self.variant = variant
+        self.name = name
+        self.table = self.root.locator(".ct-table")
+
+    def click(self, locator, force: bool = False) -> None:  # type: ignore[override]
+        rev = int(self.table.get_attribute("data-rev") or 0)
+        locator.click(force=force)
+        self.page.wait_for_function(
+            """([rev, variant]) => {
+                const t = document.querySelector(`.ct-table[data-variant="${variant}"]`);
+                return t && Number(t.dataset.rev) > rev && !t.closest('.ct-root').classList.contains('ct-inflight');
+            }""", arg=[rev, self.variant])
+
+    def python_view(self) -> dict:
+        return json.loads(kernel_print(self.page, f"import json; print(json.dumps({self.name}.view))"))
+
+    def check_hand_and_pile(self) -> dict:
+        """Python's view, after checking that the page shows its hand and its pile's size."""
+        view = self.python_view()
+        expect(self.loc(".ct-my-hand .ct-card")).to_have_count(len(view["hand"]))
+        assert self.codes() == view["hand"]
+        expect(self.loc(".ct-pile .ct-pile-size")).to_have_text(str(view["pile"]["size"]))
+        return view
+

@@ -19,7 +19,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from table_page import Table, kernel_print
+from table_page import VariantTable, kernel_print
 from test_samba_browser import _write_notebook
 
 from canasta_tutor.notation.position import parse_position
@@ -45,34 +45,18 @@ melds NS: KS KH KD; 4H 5H 6H 7H 8H 9H TH (escalera); JK JK 2S 2H 2D 2C
 """
 
 
-class BoliviaTable(Table):
+class BoliviaTable(VariantTable):
     """The Bolivia table on the page; each click waits for Python's next view (``data-rev`` grew)."""
 
     def __init__(self, page):
-        super().__init__(page, "bolivia")
-        self.table = self.root.locator(".ct-table")
-
-    def click(self, locator) -> None:  # waits for Python's next view, untimed (Table.click times it)
-        rev = int(self.table.get_attribute("data-rev") or 0)
-        locator.click()
-        self.page.wait_for_function(
-            """([rev]) => {
-                const t = document.querySelector('.ct-table[data-variant="bolivia"]');
-                return t && Number(t.dataset.rev) > rev && !t.closest('.ct-root').classList.contains('ct-inflight');
-            }""", arg=[rev])
+        super().__init__(page, "bolivia", NAME)
 
     def meld(self, kind: str):
         return self.loc(f'.ct-melds-we button.ct-meld[data-kind="{kind}"]')
 
-    def python_view(self) -> dict:
-        return json.loads(kernel_print(self.page, f"import json; print(json.dumps({NAME}.view))"))
-
     def check_against_python(self) -> dict:
         """The page shows what Python's view holds: the hand, the pile's size, our melds and their badges."""
-        view = self.python_view()
-        expect(self.loc(".ct-my-hand .ct-card")).to_have_count(len(view["hand"]))
-        assert self.codes() == view["hand"]
-        expect(self.loc(".ct-pile .ct-pile-size")).to_have_text(str(view["pile"]["size"]))
+        view = self.check_hand_and_pile()
         ours = view["melds"][0]
         expect(self.loc(".ct-melds-we .ct-meld")).to_have_count(len(ours))
         for m in ours:

@@ -14,7 +14,7 @@ import json
 
 import pytest
 from playwright.sync_api import expect
-from table_page import Table, kernel_print
+from table_page import VariantTable, kernel_print
 from test_samba_browser import _write_notebook
 
 from canasta_tutor.notation.position import parse_position
@@ -40,31 +40,15 @@ W: 11
 """
 
 
-class FiveTable(Table):
+class FiveTable(VariantTable):
     """The five-handed table on the page; each click waits for Python's next view (``data-rev`` grew)."""
 
     def __init__(self, page):
-        super().__init__(page, "five-handed")
-        self.table = self.root.locator(".ct-table")
-
-    def click(self, locator) -> None:  # waits for Python's next view, untimed (Table.click times it)
-        rev = int(self.table.get_attribute("data-rev") or 0)
-        locator.click()
-        self.page.wait_for_function(
-            """([rev]) => {
-                const t = document.querySelector('.ct-table[data-variant="five-handed"]');
-                return t && Number(t.dataset.rev) > rev && !t.closest('.ct-root').classList.contains('ct-inflight');
-            }""", arg=[rev])
-
-    def python_view(self) -> dict:
-        return json.loads(kernel_print(self.page, f"import json; print(json.dumps({NAME}.view))"))
+        super().__init__(page, "five-handed", NAME)
 
     def check_against_python(self) -> dict:
         """The page shows what Python's view holds: the hand, the pile's size, who sits out."""
-        view = self.python_view()
-        expect(self.loc(".ct-my-hand .ct-card")).to_have_count(len(view["hand"]))
-        assert self.codes() == view["hand"]
-        expect(self.loc(".ct-pile .ct-pile-size")).to_have_text(str(view["pile"]["size"]))
+        view = self.check_hand_and_pile()
         out = self.loc(".ct-sitting-out")
         expect(out).to_have_attribute("data-out", view["sitting_out"]["name"])
         expect(out).to_have_text(view["sitting_out"]["text"])

@@ -15,7 +15,7 @@ import json
 
 import pytest
 from playwright.sync_api import expect
-from table_page import Table, kernel_print
+from table_page import VariantTable, kernel_print
 from test_samba_browser import _write_notebook
 
 from canasta_tutor.notation.position import parse_position
@@ -42,34 +42,18 @@ melds ESQ: KS KH KD KC KS KH
 """
 
 
-class PenniesTable(Table):
+class PenniesTable(VariantTable):
     """The Pennies from Heaven table on the page; each click waits for Python's next view (``data-rev`` grew)."""
 
     def __init__(self, page):
-        super().__init__(page, "pennies")
-        self.table = self.root.locator(".ct-table")
-
-    def click(self, locator, force: bool = False) -> None:  # waits for Python's next view, untimed
-        rev = int(self.table.get_attribute("data-rev") or 0)
-        locator.click(force=force)
-        self.page.wait_for_function(
-            """([rev]) => {
-                const t = document.querySelector('.ct-table[data-variant="pennies"]');
-                return t && Number(t.dataset.rev) > rev && !t.closest('.ct-root').classList.contains('ct-inflight');
-            }""", arg=[rev])
-
-    def python_view(self) -> dict:
-        return json.loads(kernel_print(self.page, f"import json; print(json.dumps({NAME}.view))"))
+        super().__init__(page, "pennies", NAME)
 
     def face_down(self):
         return self.loc('.ct-count:has-text("face down")')
 
     def check_against_python(self) -> dict:
         """The page shows what Python's view holds: the hand, the pile's size, the packets face down."""
-        view = self.python_view()
-        expect(self.loc(".ct-my-hand .ct-card")).to_have_count(len(view["hand"]))
-        assert self.codes() == view["hand"]
-        expect(self.loc(".ct-pile .ct-pile-size")).to_have_text(str(view["pile"]["size"]))
+        view = self.check_hand_and_pile()
         packets = sum(1 for p in view["players"].values() if p.get("packet"))
         expect(self.face_down()).to_have_count(packets)
         return view
