@@ -21,6 +21,7 @@ from canasta_tutor.tutor.puzzles.mining import (
     existing_keys,
     finish,
     hopeless,
+    may_show,
     mine_game,
     puzzle_key,
     refresh_themes,
@@ -157,3 +158,28 @@ def test_the_theme_refresh_script_writes_nothing_when_the_file_grows_meanwhile(
     monkeypatch.setattr(script, "refresh_themes", refresh_themes)
     script.main()  # nothing writes now: the themes are refreshed in place
     assert "go-out" not in puzzles.load_file(mined)[0].themes
+
+
+def test_may_show_asks_whether_a_candidate_move_has_a_focus_theme() -> None:
+    text = COMPOSED.read_text(encoding="utf-8")
+    opening = next(p for p in puzzles.parse_puzzles(text, "composed.txt") if "take-to-open" in p.themes)
+    assert may_show(opening.state(), {"take-to-open"})
+    assert not may_show(opening.state(), {"ask-partner"})  # nobody has melded: no one may ask
+    first = Game().new_initial_state(5)  # the first draw of a hand: no pack to take, nothing to go out with
+    assert not may_show(first, {"go-out", "take-to-open", "safe-discard"})
+
+
+@pytest.mark.slow
+def test_a_focused_run_searches_fewer_decisions_and_keeps_a_subset() -> None:
+    settings = {"samples": 60, "screen": 12, "iterations": 4, "rating_seeds": 1}
+    plain = mine_game(3, **settings)  # type: ignore[arg-type]
+    focused = mine_game(3, focus={"safe-discard", "go-out"}, **settings)  # type: ignore[arg-type]
+    assert focused.decisions == plain.decisions  # the same game is played
+    assert len(focused.searched) < len(plain.searched)
+    assert set(focused.records) <= set(plain.records)  # a search does not depend on the others
+
+
+def test_mine_refuses_an_unknown_focus_theme(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "mine", "--games", "1", "--focus", "go-out,go-fish"]) == 2
+    err = capsys.readouterr().err
+    assert "'go-fish' is not a puzzle theme" in err and "safe-discard" in err

@@ -37,6 +37,18 @@ def scheduler_address(text: str) -> str:
     return t
 
 
+def theme_names(text: str) -> list[str]:
+    """An argparse type: comma-separated puzzle theme names, each one the detectors know."""
+    from ..tutor.puzzles.themes import THEMES
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in names if t not in THEMES]
+    if not names or unknown:
+        shown = repr(unknown[0][:40]) if unknown else repr(text[:40])
+        raise argparse.ArgumentTypeError(f"{shown} is not a puzzle theme; the themes are {', '.join(sorted(THEMES))}")
+    return names
+
+
 def _puzzles(args: argparse.Namespace) -> list[Any]:
     from ..tutor.puzzles.library import load_library, sample
 
@@ -116,7 +128,8 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
             append_atomic(args.log, json.dumps(r.summary()) + "\n")  # a whole line or none
 
     # appends each game's records, in seed order
-    it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged, scheduler=args.scheduler)
+    focus = {"focus": frozenset(args.focus)} if args.focus else {}
+    it: Any = run(seeds, workers, args.samples, args.screen, args.out, logged, scheduler=args.scheduler, **focus)
     if progress:
         from tqdm.auto import tqdm
 
@@ -129,7 +142,7 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     data = {"games": args.games, "workers": workers, "decisions": sum(r.decisions for r in results),
             "screened": sum(r.screened for r in results), "puzzles": kept, "cpu_seconds": round(cpu, 1),
             "wall_seconds": round(wall, 1), "puzzles_per_cpu_hour": round(per_hour, 1), "out": args.out,
-            "scheduler": args.scheduler or "local"}
+            "scheduler": args.scheduler or "local", "focus": sorted(args.focus or ())}
     text = (f"{kept} puzzles from {args.games} games ({data['decisions']} decisions, "
             f"{data['screened']} searched to the full count) in {wall:.1f} s wall, {cpu:.1f} s CPU: "
             f"{per_hour:.1f} puzzles per CPU-hour" + (f"; appended to {args.out}" if args.out else ""))
@@ -173,6 +186,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                     help="sampled deals of the full verification")
     mn.add_argument("--screen", type=ranged(int, 1, 100_000), default=None, metavar="N",
                     help="deals of the first early look of the sequential search (default 16)")
+    mn.add_argument("--focus", type=theme_names, default=None, metavar="THEME[,THEME...]",
+                    help="search only the decisions where a candidate move has one of these themes (a run "
+                         "aimed at rare themes; see puzzles list for the names)")
     mn.add_argument("--out", default=None, metavar="FILE", help="append the puzzle records to this file")
     mn.add_argument("--log", default=None, metavar="FILE",
                     help="append one JSON line per game: decisions, searches, puzzles kept, CPU seconds")

@@ -247,13 +247,31 @@ def finish(draft: Puzzle, est: list, samples: int, seed: int = VERIFY_SEED, rati
     return p
 
 
+def may_show(state: State, focus: Container[str]) -> bool:
+    """True when some candidate move of the player to act at ``state`` (the search's wide list)
+    has a theme in ``focus``: only then can the search's best move be a puzzle of that theme.
+    The detectors are cheap beside a search, so a run aimed at rare themes asks this first and
+    searches only the decisions that pass."""
+    from ...bots.expert import candidate_actions
+    from ...bots.sampling import state_from_observation
+    from .themes import detect
+
+    seat = state.actor
+    assert seat is not None
+    obs = observe(state, seat)
+    cands = candidate_actions(state_from_observation(obs), seat, wide=True)
+    return any(t in focus for a in cands for t in detect(obs, a, state))
+
+
 def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int | None = None, iterations: int = 24,
               z: float | None = SCREEN_Z, skip: Iterable[str] = (), rating_seeds: int = 4,
-              skip_meld: Container[int] = SKIP_MELD) -> MineResult:
+              skip_meld: Container[int] = SKIP_MELD, focus: Container[str] = ()) -> MineResult:
     """Puzzles from the first hand of the game with ``seed``, played by the expert bot.
     ``screen`` (optional) replaces the first checkpoint; ``skip`` holds near-duplicate keys
     to leave out (records already kept elsewhere); meld-phase positions whose candidate count
-    is in ``skip_meld`` are not searched."""
+    is in ``skip_meld`` are not searched.  With ``focus`` (theme names), only the decisions where
+    some candidate move has one of those themes are searched (:func:`may_show`): a run aimed at
+    rare themes.  A kept puzzle is verified and themed as any other, whatever its themes turn out."""
     from ...bots import make_state_policy
 
     start = time.process_time()
@@ -272,6 +290,8 @@ def mine_game(seed: int, samples: int = MIN_SAMPLES, screen: int | None = None, 
             key = puzzle_key(state, seat)
             draft = None if key in seen else _draft(state, seat, seed, ply, _any_legal(legal))
             seen.add(key)
+            if draft is not None and focus and not may_show(state, focus):
+                draft = None
             if draft is not None:
                 t0 = time.process_time()
                 trace: list[tuple[int, float, float]] = []
@@ -347,6 +367,6 @@ def append_records(path: Path | str, records: list[str]) -> None:
         append_atomic(path, "".join("\n" + r for r in records))
 
 
-__all__ = ["mine_game", "MineResult", "Searched", "sequential_search", "hopeless", "finish",
+__all__ = ["mine_game", "may_show", "MineResult", "Searched", "sequential_search", "hopeless", "finish",
            "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES",
            "stop_z", "PUZZLE_PRICE", "refresh_themes"]
