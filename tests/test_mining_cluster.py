@@ -1,6 +1,7 @@
 """Mining on dask.distributed: a LocalCluster of worker processes mines the same records as the games
 mined one by one in this process (a puzzle is the same whatever worker found it), in seed order;
-``puzzles mine --scheduler`` sends the games to an existing cluster; a worker of another package version
+``puzzles mine --scheduler`` sends the games to an existing cluster, and ``puzzles verify --scheduler``
+the puzzles, one per task, answered in the library's order; a worker of another package version
 is refused; a scheduler address is checked before anything runs."""
 
 from __future__ import annotations
@@ -77,3 +78,36 @@ def test_a_bad_scheduler_address_is_refused_before_anything_runs(
         address: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "mine", "--games", "1", "--scheduler", address]) == 2
     assert "scheduler" in capsys.readouterr().err
+
+
+def test_puzzles_verify_runs_on_the_cluster_and_reports_in_library_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from distributed import LocalCluster
+
+    forced = [p for p in puzzles.load_file(puzzles.library_dir() / "composed.txt") if p.verification.forced][:4]
+    (tmp_path / "forced.txt").write_text(puzzles.format_puzzles(forced), encoding="utf-8")
+    real = puzzles.verify
+    broken = forced[1].id
+
+    def verify(p: puzzles.Puzzle) -> list[str]:  # the workers are threads of this process
+        return ["verification differs"] if p.id == broken else real(p)
+
+    monkeypatch.setattr(puzzles, "verify", verify)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        code = main(["puzzles", "verify", "--folder", str(tmp_path), "--scheduler", cluster.scheduler_address,
+                     "--json", "--no-progress"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["verified"] == 3 and data["puzzles"] == 4
+    assert data["failures"] == {broken: ["verification differs"]} and data["scheduler"].startswith(("inproc", "tcp"))
+
+
+def test_verify_results_answers_in_the_puzzles_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    forced = [p for p in puzzles.load_file(puzzles.library_dir() / "composed.txt") if p.verification.forced][:5]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        got = list(mining_cluster.verify_results(forced, 0, cluster.scheduler_address))
+    assert [pid for pid, _, _ in got] == [p.id for p in forced]
+    assert all(found == [] and cpu >= 0 for _, found, cpu in got)

@@ -2,9 +2,10 @@
 
 - ``puzzles list [--json] [--csv] [--sample N --seed S] [--id ID ...] [--folder DIR]``: every puzzle
   with its ID, rating, source, themes and solution; ``--csv`` prints lichess's columns and ours;
-- ``puzzles verify [--sample N --seed S] [--id ID ...] [--folder DIR]``: recompute every
-  verification block from its seed at its sample count; exit 1 on any difference or a failed
-  only-move rule; ``--id`` checks only the puzzles named;
+- ``puzzles verify [--sample N --seed S] [--id ID ...] [--folder DIR] [--workers W | --scheduler ADDRESS]``:
+  recompute every verification block from its seed at its sample count; exit 1 on any difference or a
+  failed only-move rule; ``--id`` checks only the puzzles named; with more than one worker, or a
+  scheduler, one puzzle per task on a Dask cluster, as mining does;
 - ``puzzles mine --games N [--workers W | --scheduler ADDRESS] [--out FILE]``: puzzles from seeded
   expert self-play (see :mod:`canasta_tutor.tutor.puzzles.mining`), one game per task on a Dask cluster: a
   local one of W worker processes, or the existing one at ADDRESS (:mod:`canasta_tutor.tutor.puzzles.mining_cluster`),
@@ -78,32 +79,46 @@ def cmd_puzzles_list(args: argparse.Namespace) -> int:
 
 
 def cmd_puzzles_verify(args: argparse.Namespace) -> int:
+    import os
+
     from ..tutor.puzzles.library import verify
 
     puzzles = _puzzles(args)
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     failures: dict[str, list[str]] = {}
     start = time.perf_counter()
+    cpu = 0.0
+    workers = min(args.workers or os.cpu_count() or 1, max(1, len(puzzles)))
+    if args.scheduler is not None or workers > 1:
+        from ..tutor.puzzles.mining_cluster import verify_results
+
+        results: Any = verify_results(puzzles, 0 if args.scheduler else workers, args.scheduler)
+    else:
+        def one_by_one() -> Any:
+            for p in puzzles:
+                t0 = time.process_time()
+                found = verify(p)
+                yield p.id, found, time.process_time() - t0
+
+        results = one_by_one()
     if progress:
         from tqdm.auto import tqdm
 
-        it: Any = tqdm(puzzles, desc="verify", unit="puzzle", file=sys.stderr)
-    else:
-        it = puzzles
-    for p in it:
-        found = verify(p)
+        results = tqdm(results, total=len(puzzles), desc="verify", unit="puzzle", file=sys.stderr)
+    for pid, found, seconds_cpu in results:
+        cpu += seconds_cpu
         if found:
-            failures[p.id] = found
+            failures[pid] = found
     seconds = time.perf_counter() - start
     text = "\n".join(f"{pid}: {'; '.join(v)}" for pid, v in failures.items())
     text += ("\n" if text else "") + (f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified "
-                                     f"in {seconds:.1f} s")
+                                     f"in {seconds:.1f} s wall, {cpu:.1f} s CPU")
     from ..bots import native
 
     emit(args, {"verified": len(puzzles) - len(failures), "puzzles": len(puzzles), "failures": failures,
-                 "seconds": round(seconds, 1), "engine": native.engine_name()}, text)
+                 "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1), "engine": native.engine_name(),
+                 "workers": 0 if args.scheduler else workers, "scheduler": args.scheduler or "local"}, text)
     return 1 if failures else 0
-
 
 
 def cmd_puzzles_mine(args: argparse.Namespace) -> int:
@@ -172,6 +187,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     selection(pv)
     pv.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal)")
+    pv.add_argument("--workers", type=workers(every_core=True), default=1,
+                    help="1 (the default): verify in this process; more: a local Dask cluster of that many worker "
+                         "processes, one puzzle per task; 0: one per core")
+    pv.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                    help="verify on the existing Dask cluster at ADDRESS (say tcp://host:8786), one puzzle per task")
     pv.set_defaults(func=cmd_puzzles_verify)
     mn = pzs.add_parser("mine", parents=[common], help="mine puzzles from seeded expert self-play")
     mn.add_argument("--games", type=ranged(int, 1, 1_000_000), default=4, help="games, one hand each (default 4)")

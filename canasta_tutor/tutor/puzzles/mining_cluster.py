@@ -24,11 +24,12 @@ worker once (``scatter(broadcast=True)``), not with each task.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from .library import MIN_SAMPLES
+from .library import MIN_SAMPLES, Puzzle
 
 from ...engine.errors import CanastaError
 from .mining import MineResult, append_records, existing_keys, mine_game
@@ -129,4 +130,36 @@ def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int 
         yield r
 
 
-__all__ = ["run", "game_results", "cluster_client", "check_versions", "ClusterVersionError", "MissingDaskError"]
+def _verify(puzzle: Puzzle) -> tuple[str, list[str], float]:
+    """One task: ``puzzle``'s verification block recomputed (:func:`~.library.verify`), with its CPU seconds."""
+    from .library import verify
+
+    start = time.process_time()
+    found = verify(puzzle)
+    return puzzle.id, found, time.process_time() - start
+
+
+def verify_results(puzzles: Iterable[Puzzle], workers: int, scheduler: str | None = None
+                   ) -> Iterator[tuple[str, list[str], float]]:
+    """Verify ``puzzles`` on a Dask cluster (a local one of ``workers`` processes, or the one at
+    ``scheduler``), one task per puzzle; yield (ID, what differs, CPU seconds) in the puzzles' order.
+    A puzzle's block is recomputed from its own seed, so the answer is the same on any worker."""
+    from distributed import as_completed
+
+    order = list(puzzles)
+    with cluster_client(workers, scheduler) as client:
+        check_versions(client)
+        futures = [client.submit(_verify, p, pure=False) for p in order]
+        index = {f.key: i for i, f in enumerate(futures)}
+        done: dict[int, tuple[str, list[str], float]] = {}
+        nxt = 0
+        for fut in as_completed(futures):
+            done[index[fut.key]] = fut.result()
+            fut.release()
+            while nxt in done:
+                yield done.pop(nxt)
+                nxt += 1
+
+
+__all__ = ["run", "game_results", "verify_results", "cluster_client", "check_versions", "ClusterVersionError",
+           "MissingDaskError"]
