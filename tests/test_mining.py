@@ -183,3 +183,33 @@ def test_mine_refuses_an_unknown_focus_theme(capsys: pytest.CaptureFixture[str])
     assert main(["puzzles", "mine", "--games", "1", "--focus", "go-out,go-fish"]) == 2
     err = capsys.readouterr().err
     assert "'go-fish' is not a puzzle theme" in err and "safe-discard" in err
+
+
+def test_puzzles_add_appends_new_positions_and_leaves_out_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    mined = puzzles.load_file(Path(__file__).resolve().parent.parent / "puzzles" / "mined.txt")[:3]
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "mined.txt").write_text(puzzles.format_puzzle(mined[0]), encoding="utf-8")
+    twin = puzzles.format_puzzle(mined[0]).replace(f"puzzle: {mined[0].id}", "puzzle: m999-1", 1)
+    weak = puzzles.format_puzzle(mined[2]).replace(f"puzzle: {mined[2].id}", "puzzle: m999-2", 1)
+    v = mined[2].verification
+    weak = weak.replace(f"  difference: {v.difference:.1f} [{v.low:.1f}, {v.high:.1f}]",
+                        "  difference: 12.0 [5.0, 19.0]")
+    assert "difference: 12.0" in weak
+    new = tmp_path / "run.txt"
+    new.write_text("\n".join([puzzles.format_puzzle(mined[1]), puzzles.format_puzzle(mined[0]), twin, weak]),
+                   encoding="utf-8")
+    assert main(["puzzles", "add", str(new), "--folder", str(library), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["added"] == 1 and data["known_ids"] == [mined[0].id]
+    assert data["near_duplicates"] == ["m999-1"] and data["refused"] == ["m999-2"]
+    assert [p.id for p in puzzles.load_library(library)] == [mined[0].id, mined[1].id]
+    assert main(["puzzles", "add", str(new), "--folder", str(library)]) == 0  # again: nothing new
+    assert capsys.readouterr().out.startswith(
+        f"0 puzzles added to {library / 'mined.txt'}; left out: near-duplicates of a library position 1, IDs the "
+        "library has 2, failing the only-move rule as stated 1.")
+    assert main(["puzzles", "add", str(tmp_path / "none.txt"), "--folder", str(library)]) == 2
+    assert "no puzzle file" in capsys.readouterr().err

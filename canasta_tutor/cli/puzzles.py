@@ -9,7 +9,10 @@
 - ``puzzles mine --games N [--workers W | --scheduler ADDRESS] [--out FILE]``: puzzles from seeded
   expert self-play (see :mod:`canasta_tutor.tutor.puzzles.mining`), one game per task on a Dask cluster: a
   local one of W worker processes, or the existing one at ADDRESS (:mod:`canasta_tutor.tutor.puzzles.mining_cluster`),
-  with the puzzles found per CPU-hour.
+  with the puzzles found per CPU-hour; ``--focus THEMES`` searches only the decisions where a candidate
+  move has one of the themes;
+- ``puzzles add FILE... [--into FILE]``: append the puzzles of mining runs' files to the library,
+  leaving out near-duplicates of its positions and IDs it has.
 """
 
 from __future__ import annotations
@@ -167,6 +170,26 @@ def cmd_puzzles_mine(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_puzzles_add(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..tutor.puzzles.library import library_dir
+    from ..tutor.puzzles.mining import add_to_library
+
+    into = Path(args.into) if args.into else (Path(args.folder) if args.folder else library_dir()) / "mined.txt"
+    for f in args.files:
+        if not Path(f).is_file():
+            raise UsageError(f"no puzzle file {f[:200]!r}")
+    done = add_to_library(args.files, into, args.folder)
+    data = {"added": len(done.added), "near_duplicates": done.near_duplicates, "known_ids": done.known_ids,
+            "refused": done.refused, "into": str(into)}
+    text = (f"{len(done.added)} puzzles added to {into}; left out: near-duplicates of a library position "
+            f"{len(done.near_duplicates)}, IDs the library has {len(done.known_ids)}, failing the only-move rule as "
+            f"stated {len(done.refused)}. Run `canasta-tutor puzzles verify` to recompute their blocks.")
+    emit(args, data, text)
+    return 0
+
+
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``puzzles`` subcommand to the main parser's subparsers."""
     pz = sub.add_parser("puzzles", parents=[common], help="the puzzle library: list and verify")
@@ -193,6 +216,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     pv.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
                     help="verify on the existing Dask cluster at ADDRESS (say tcp://host:8786), one puzzle per task")
     pv.set_defaults(func=cmd_puzzles_verify)
+    ad = pzs.add_parser("add", parents=[common], help="add mined puzzles to the library, leaving out near-duplicates")
+    ad.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, say the --out of mining runs")
+    ad.add_argument("--folder", default=None, metavar="DIR", help="the library folder (default: the library)")
+    ad.add_argument("--into", default=None, metavar="FILE", help="the file to append to (default: mined.txt in "
+                                                                 "the library folder)")
+    ad.set_defaults(func=cmd_puzzles_add)
     mn = pzs.add_parser("mine", parents=[common], help="mine puzzles from seeded expert self-play")
     mn.add_argument("--games", type=ranged(int, 1, 1_000_000), default=4, help="games, one hand each (default 4)")
     mn.add_argument("--workers", type=workers(every_core=True), default=0,

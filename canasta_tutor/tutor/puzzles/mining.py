@@ -367,6 +367,55 @@ def append_records(path: Path | str, records: list[str]) -> None:
         append_atomic(path, "".join("\n" + r for r in records))
 
 
-__all__ = ["mine_game", "may_show", "MineResult", "Searched", "sequential_search", "hopeless", "finish",
-           "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z", "SCREEN_SAMPLES",
-           "stop_z", "PUZZLE_PRICE", "refresh_themes"]
+@dataclass
+class Added:
+    """What :func:`add_to_library` did: the IDs added, and those left out with the reason."""
+
+    added: list[str] = field(default_factory=list)
+    near_duplicates: list[str] = field(default_factory=list)  # a position the library (or an earlier one) holds
+    known_ids: list[str] = field(default_factory=list)  # an ID the library already has
+    refused: list[str] = field(default_factory=list)  # a stated block that fails the only-move rule
+
+
+def add_to_library(files: Iterable[Path | str], into: Path | str, folder: Path | str | None = None) -> Added:
+    """Append to ``into`` the puzzles of ``files`` (mining runs' outputs, in order) that the library in
+    ``folder`` does not hold yet: a puzzle whose ID or near-duplicate key (:func:`puzzle_key`) the library,
+    or an earlier new puzzle, already has is left out (the first wins, as in a run), and so is one whose
+    stated block fails the only-move rule or is short of the full sample count.  Whole records, in one
+    atomic append.  The blocks are not recomputed here: ``puzzles verify`` does that."""
+    from .library import load_library
+
+    keys, ids = set(), set()
+    for z in load_library(folder):
+        state = z.state()
+        assert state.actor is not None
+        keys.add(puzzle_key(state, state.actor))
+        ids.add(z.id)
+    out = Added()
+    records = []
+    for f in files:
+        for z in load_file(f):
+            v = z.verification
+            if not v.only_move() or not (v.forced or (v.samples or 0) >= MIN_SAMPLES):
+                out.refused.append(z.id)
+                continue
+            if z.id in ids:
+                out.known_ids.append(z.id)
+                continue
+            state = z.state()
+            assert state.actor is not None
+            key = puzzle_key(state, state.actor)
+            if key in keys:
+                out.near_duplicates.append(z.id)
+                continue
+            keys.add(key)
+            ids.add(z.id)
+            records.append(format_puzzle(z))
+            out.added.append(z.id)
+    append_records(into, records)
+    return out
+
+
+__all__ = ["mine_game", "may_show", "add_to_library", "Added", "MineResult", "Searched", "sequential_search",
+           "hopeless", "finish", "append_records", "existing_keys", "puzzle_key", "CHECKPOINTS", "SCREEN_Z",
+           "SCREEN_SAMPLES", "stop_z", "PUZZLE_PRICE", "refresh_themes"]
