@@ -471,8 +471,8 @@ def test_an_answer_phase_puzzle_is_the_partners_decision_by_clicks():
 
 # ------------------------------------------------------------------ the trainer's hint (issue 31)
 def test_the_trainer_s_hint_agrees_with_the_verified_answer():
-    """m3-25 is one of the 14 library puzzles (of 556) where the default hint's budget finds another move
-    (benchmarks/puzzle_hint_agreement.py): the trainer's hint is then the verified answer, with the
+    """m3-25 is one of the 14 library puzzles (of the 556 it held then) where the default hint's budget finds
+    another move (benchmarks/puzzle_hint_agreement.py): the trainer's hint is then the verified answer, with the
     verification's figures; elsewhere it is the default hint, whose move is an answer."""
     from canasta_tutor.tutor.puzzles.trainer import puzzle_hint
 
