@@ -109,15 +109,20 @@ def test_every_problem_is_found_in_one_pass_and_items_are_numbered_from_1():
 
 
 def test_a_hint_dearer_than_its_item_and_a_small_pool_are_warnings(tmp_path, capsys):
+    from canasta_tutor.tutor.assignments.spec import SMALL_POOL
+    from canasta_tutor.tutor.puzzles.library import load_library
+
+    few = sum("last-stock-card" in p.themes for p in load_library())  # one of the rarest themes
+    assert 1 < few < SMALL_POOL
     f = tmp_path / "w.toml"
     f.write_text(HEAD + '[[item]]\npuzzle = "c22-take-the-pack"\npoints = 3\nhint_penalty = 4\n'
-                 '[[item]]\ntheme = "freeze-on-purpose"\npoints = 2\n', encoding="utf-8")
+                 '[[item]]\ntheme = "last-stock-card"\npoints = 2\n', encoding="utf-8")
     assert main(["class", "check", str(f)]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err == [f"warning: {f}:6: item 1.hint_penalty: a hint costs 4 points, more than the item's 3: one hint "
                    "takes the whole item",
-                   f"warning: {f}:7: item 2: only 1 puzzle of theme 'freeze-on-purpose': students will share them (a "
-                   "wider band gives each their own)"]
+                   f"warning: {f}:7: item 2: only {few} puzzles of theme 'last-stock-card': students will share them "
+                   "(a wider band gives each their own)"]
 
 
 def test_level_by_number_and_custom_id():
