@@ -349,10 +349,12 @@ def refresh_themes(text: str, path: str = "<text>") -> tuple[str, int]:
 def existing_keys(path: Path | str) -> tuple[set[str], set[str]]:
     """The near-duplicate keys and IDs of the records already in ``path`` (empty if none)."""
     p = Path(path)
-    if not p.exists():
-        return set(), set()
+    return _keys_and_ids(load_file(p)) if p.exists() else (set(), set())
+
+
+def _keys_and_ids(puzzles: Iterable[Puzzle]) -> tuple[set[str], set[str]]:
     keys, ids = set(), set()
-    for z in load_file(p):
+    for z in puzzles:
         state = z.state()
         assert state.actor is not None
         keys.add(puzzle_key(state, state.actor))
@@ -385,12 +387,7 @@ def add_to_library(files: Iterable[Path | str], into: Path | str, folder: Path |
     atomic append.  The blocks are not recomputed here: ``puzzles verify`` does that."""
     from .library import load_library
 
-    keys, ids = set(), set()
-    for z in load_library(folder):
-        state = z.state()
-        assert state.actor is not None
-        keys.add(puzzle_key(state, state.actor))
-        ids.add(z.id)
+    keys, ids = _keys_and_ids(load_library(folder))
     out = Added()
     records = []
     for f in files:

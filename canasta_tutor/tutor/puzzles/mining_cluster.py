@@ -85,27 +85,31 @@ def check_versions(client: Client) -> None:
                                   "every worker needs the same version")
 
 
+def _in_order(futures: list[Any]) -> Iterator[Any]:
+    """The results of ``futures`` in their order, each as soon as it and every one before it have finished
+    (a future that finishes early waits for those before it); each is released once read."""
+    from distributed import as_completed
+
+    index = {f.key: i for i, f in enumerate(futures)}
+    done: dict[int, Any] = {}
+    nxt = 0
+    for fut in as_completed(futures):
+        done[index[fut.key]] = fut.result()
+        fut.release()
+        while nxt in done:
+            yield done.pop(nxt)
+            nxt += 1
+
+
 def game_results(seeds: Iterable[int], skip: frozenset[str], settings: dict[str, Any], workers: int,
                  scheduler: str | None = None) -> Iterator[MineResult]:
     """Mine the games of ``seeds`` on a Dask cluster (see the module docstring); yield each game's result
     in the order of ``seeds``, as soon as it and every game before it have finished."""
-    from distributed import as_completed
-
-    order = list(seeds)
     with cluster_client(workers, scheduler) as client:
         check_versions(client)
         [skip_future] = client.scatter([skip], broadcast=True, hash=False)  # in a list: a set is one value
         # pure=False: a key of its own for every task, so two runs on one cluster never share a result
-        futures = [client.submit(_game, s, skip_future, settings, pure=False) for s in order]
-        index = {f.key: i for i, f in enumerate(futures)}
-        done: dict[int, MineResult] = {}
-        nxt = 0
-        for fut in as_completed(futures):
-            done[index[fut.key]] = fut.result()
-            fut.release()
-            while nxt in done:
-                yield done.pop(nxt)
-                nxt += 1
+        yield from _in_order([client.submit(_game, s, skip_future, settings, pure=False) for s in seeds])
 
 
 def run(seeds: list[int], workers: int, samples: int = MIN_SAMPLES, screen: int | None = None,
@@ -144,21 +148,9 @@ def verify_results(puzzles: Iterable[Puzzle], workers: int, scheduler: str | Non
     """Verify ``puzzles`` on a Dask cluster (a local one of ``workers`` processes, or the one at
     ``scheduler``), one task per puzzle; yield (ID, what differs, CPU seconds) in the puzzles' order.
     A puzzle's block is recomputed from its own seed, so the answer is the same on any worker."""
-    from distributed import as_completed
-
-    order = list(puzzles)
     with cluster_client(workers, scheduler) as client:
         check_versions(client)
-        futures = [client.submit(_verify, p, pure=False) for p in order]
-        index = {f.key: i for i, f in enumerate(futures)}
-        done: dict[int, tuple[str, list[str], float]] = {}
-        nxt = 0
-        for fut in as_completed(futures):
-            done[index[fut.key]] = fut.result()
-            fut.release()
-            while nxt in done:
-                yield done.pop(nxt)
-                nxt += 1
+        yield from _in_order([client.submit(_verify, p, pure=False) for p in puzzles])
 
 
 __all__ = ["run", "game_results", "verify_results", "cluster_client", "check_versions", "ClusterVersionError",
